@@ -1,0 +1,138 @@
+# noyaux_add_example() : déclare l'exemple du dossier courant, examples/<partie>/<NN-slug>/.
+#
+# Cibles créées (identifiant <partie>-<NN-slug>) :
+#   <id>         le programme (main.cu), nommé <slug> ;
+#   <id>-test    les tests GoogleTest (test.cu) ;
+#   <id>-bench   le benchmark Google Benchmark (bench.cu), s'il existe.
+# Tests ctest, nommés <partie>.<NN-slug>.<type> :
+#   .gpu    test.cu sur un vrai GPU ; ignoré (Skipped) si aucun n'est utilisable ;
+#   .bench  le benchmark, exécuté brièvement pour vérifier qu'il tourne (GPU requis) ;
+#   .sass   les attentes sur le code machine, pour chaque architecture de CMAKE_CUDA_ARCHITECTURES ;
+#   .cli    le programme refuse les arguments invalides avec un message clair et un code non nul.
+#
+# Arguments :
+#   BACKENDS             gpu, et cpu quand l'émulateur exécute l'exemple ;
+#   SASS_KERNEL nom      noyau dont on inspecte le code machine (sous-chaîne du nom démanglé) ;
+#   SASS_EXPECT ...      attentes : « contient MOTIF », « absent MOTIF », « sans-debordement »,
+#                        « registres<=N », préfixées au besoin par « sm_90a: » ;
+#   REJECT args motif    paires (arguments, expression régulière attendue dans le message) ;
+#   NO_BENCHMARK_REASON  pourquoi l'exemple n'a pas de benchmark (sinon bench.cu est exigé).
+
+set(NOYAUX_EXPECT_REJECTION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/expect_rejection.cmake)
+
+function(noyaux_add_example)
+  cmake_parse_arguments(PARSE_ARGV 0 EX "" "SASS_KERNEL;NO_BENCHMARK_REASON" "BACKENDS;SASS_EXPECT;REJECT")
+  if(EX_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "noyaux_add_example : arguments inconnus : ${EX_UNPARSED_ARGUMENTS}")
+  endif()
+
+  set(dir ${CMAKE_CURRENT_SOURCE_DIR})
+  get_filename_component(slug ${dir} NAME)
+  get_filename_component(part_dir ${dir} DIRECTORY)
+  get_filename_component(part ${part_dir} NAME)
+  if(NOT slug MATCHES "^[0-9][0-9]-[a-z0-9-]+$")
+    message(FATAL_ERROR "${dir} : le dossier d'un exemple se nomme NN-slug (ex. 01-boucle-grid-stride)")
+  endif()
+  string(REGEX REPLACE "^[0-9]+-" "" name ${slug})
+  set(id ${part}-${slug})
+  set(test_prefix ${part}.${slug})
+  set(tests "")
+
+  foreach(required README.md ${name}.cuh main.cu test.cu)
+    if(NOT EXISTS ${dir}/${required})
+      message(FATAL_ERROR "${dir} : fichier requis absent : ${required}")
+    endif()
+  endforeach()
+  if(NOT EX_BACKENDS)
+    message(FATAL_ERROR "${dir} : BACKENDS manquant (gpu, cpu)")
+  endif()
+
+  # Le programme.
+  add_executable(${id} main.cu)
+  set_target_properties(${id} PROPERTIES OUTPUT_NAME ${name})
+  target_link_libraries(${id} PRIVATE noyaux_common noyaux_warnings)
+
+  # Les tests, sur GPU.
+  add_executable(${id}-test test.cu)
+  target_link_libraries(${id}-test PRIVATE noyaux_common noyaux_gpu_test_main noyaux_warnings)
+  add_test(NAME ${test_prefix}.gpu COMMAND ${id}-test)
+  set_tests_properties(${test_prefix}.gpu PROPERTIES
+    LABELS "gpu;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE})
+  list(APPEND tests ${test_prefix}.gpu)
+
+  # Le benchmark, ou la raison de son absence.
+  if(EXISTS ${dir}/bench.cu)
+    add_executable(${id}-bench bench.cu)
+    target_link_libraries(${id}-bench PRIVATE noyaux_common noyaux_bench_main noyaux_warnings)
+    add_test(NAME ${test_prefix}.bench COMMAND ${id}-bench --benchmark_min_time=0.01)
+    set_tests_properties(${test_prefix}.bench PROPERTIES
+      LABELS "gpu;bench;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE})
+    list(APPEND tests ${test_prefix}.bench)
+    set(benchmark "bench.cu")
+  elseif(EX_NO_BENCHMARK_REASON)
+    set(benchmark "sans benchmark : ${EX_NO_BENCHMARK_REASON}")
+  else()
+    message(FATAL_ERROR "${dir} : ni bench.cu ni NO_BENCHMARK_REASON")
+  endif()
+
+  # Le code machine, architecture par architecture.
+  if(EX_SASS_EXPECT)
+    if(NOT EX_SASS_KERNEL)
+      message(FATAL_ERROR "${dir} : SASS_EXPECT demande SASS_KERNEL")
+    endif()
+    set(expectations "")
+    foreach(expectation IN LISTS EX_SASS_EXPECT)
+      list(APPEND expectations --attendu "${expectation}")
+    endforeach()
+    add_test(NAME ${test_prefix}.sass
+      COMMAND ${NOYAUX_PYTHON} ${PROJECT_SOURCE_DIR}/tests/sass/verifier_sass.py
+              --outils ${NOYAUX_CUDA_TOOLS_BIN}
+              --binaire $<TARGET_FILE:${id}>
+              --archs "${CMAKE_CUDA_ARCHITECTURES}"
+              --noyau ${EX_SASS_KERNEL}
+              ${expectations})
+    set_tests_properties(${test_prefix}.sass PROPERTIES LABELS "sass;${part}")
+    list(APPEND tests ${test_prefix}.sass)
+  endif()
+
+  # Les arguments invalides sont refusés, sans GPU nécessaire.
+  if(EX_REJECT)
+    list(LENGTH EX_REJECT count)
+    math(EXPR odd "${count} % 2")
+    if(odd)
+      message(FATAL_ERROR "${dir} : REJECT attend des paires (arguments, motif du message)")
+    endif()
+    set(cases "")
+    math(EXPR last "${count} - 1")
+    foreach(i RANGE 0 ${last} 2)
+      math(EXPR j "${i} + 1")
+      list(GET EX_REJECT ${i} arguments)
+      list(GET EX_REJECT ${j} pattern)
+      string(APPEND cases "${arguments}\t${pattern}\n")
+    endforeach()
+    file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/cli-rejets.tsv CONTENT "${cases}" @ONLY)
+    add_test(NAME ${test_prefix}.cli
+      COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${id}>
+              -DCASES=${CMAKE_CURRENT_BINARY_DIR}/cli-rejets.tsv
+              -P ${NOYAUX_EXPECT_REJECTION_SCRIPT})
+    set_tests_properties(${test_prefix}.cli PROPERTIES LABELS "cpu;${part}")
+    list(APPEND tests ${test_prefix}.cli)
+  endif()
+
+  # Manifeste lu par le site (encadré « Exemple compilable ») et par la vérification d'intégrité.
+  file(RELATIVE_PATH rel_dir ${PROJECT_SOURCE_DIR} ${dir})
+  list(JOIN EX_BACKENDS "," backends)
+  list(JOIN tests "," test_list)
+  set_property(GLOBAL APPEND PROPERTY NOYAUX_EXAMPLE_ROWS
+    "${part}\t${slug}\t${rel_dir}\t${name}\t${backends}\t${test_list}\t${benchmark}")
+endfunction()
+
+# Écrit build/noyaux-exemples.tsv (une ligne par exemple), seulement s'il change.
+function(noyaux_write_example_manifest)
+  get_property(rows GLOBAL PROPERTY NOYAUX_EXAMPLE_ROWS)
+  set(content "partie\tslug\tdossier\tnom\tbackends\ttests\tbenchmark\n")
+  foreach(row IN LISTS rows)
+    string(APPEND content "${row}\n")
+  endforeach()
+  file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/noyaux-exemples.tsv CONTENT "${content}" @ONLY)
+endfunction()

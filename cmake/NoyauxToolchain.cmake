@@ -1,0 +1,37 @@
+# Réglages communs : ccache, avertissements traités comme des erreurs, outils Python.
+
+find_program(NOYAUX_CCACHE ccache)
+if(NOYAUX_CCACHE)
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${NOYAUX_CCACHE})
+  set(CMAKE_CUDA_COMPILER_LAUNCHER ${NOYAUX_CCACHE})
+endif()
+
+find_package(CUDAToolkit REQUIRED)
+find_package(GTest REQUIRED)
+find_package(benchmark REQUIRED)
+
+# Avertissements = erreurs, pour le code hôte comme pour le code du périphérique.
+add_library(noyaux_warnings INTERFACE)
+target_compile_options(noyaux_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror>
+  $<$<COMPILE_LANGUAGE:CUDA>:--Werror=all-warnings -Xcompiler=-Wall,-Wextra,-Wshadow,-Werror>)
+
+if(NOYAUX_SANITIZE)
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer>)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# Python de l'environnement créé par ci/setup (MkDocs, Selenium, cuobjdump, nvdisasm).
+set(NOYAUX_VENV ${CMAKE_SOURCE_DIR}/.venv)
+find_program(NOYAUX_PYTHON python NO_DEFAULT_PATH PATHS ${NOYAUX_VENV}/bin)
+if(NOT NOYAUX_PYTHON)
+  message(FATAL_ERROR "Environnement Python absent (${NOYAUX_VENV}) : lancez d'abord ./ci/setup")
+endif()
+file(GLOB NOYAUX_CUOBJDUMP ${NOYAUX_VENV}/lib/python3*/site-packages/nvidia/cu13/bin/cuobjdump)
+if(NOT NOYAUX_CUOBJDUMP)
+  message(FATAL_ERROR "cuobjdump absent de ${NOYAUX_VENV} : lancez ./ci/setup (paquet nvidia-cuda-cuobjdump)")
+endif()
+get_filename_component(NOYAUX_CUDA_TOOLS_BIN ${NOYAUX_CUOBJDUMP} DIRECTORY)
+
+# Code de retour par lequel un test signale à ctest qu'il est ignoré (aucun GPU utilisable).
+set(NOYAUX_SKIP_RETURN_CODE 77)

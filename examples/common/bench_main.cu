@@ -1,0 +1,45 @@
+/**
+ * @file bench_main.cu
+ * @brief Point d'entrée des benchmarks : refuse de tourner sans GPU (code 77) et inscrit
+ *        le GPU, le pilote et la version de CUDA dans le contexte des résultats JSON.
+ */
+#include "cuda_check.cuh"
+#include "device.cuh"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+std::string version_text(int version) {
+    return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const noyaux::DeviceProbe probe = noyaux::probe_devices();
+    if (!probe.usable) {
+        std::printf("IGNORÉ : %s\n", probe.reason.c_str());
+        return NOYAUX_SKIP_RETURN_CODE;
+    }
+    const cudaDeviceProp properties = noyaux::require_device();
+    int driver = 0;
+    int runtime = 0;
+    NOYAUX_CUDA_CHECK(cudaDriverGetVersion(&driver));
+    NOYAUX_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    benchmark::AddCustomContext("gpu", properties.name);
+    benchmark::AddCustomContext("architecture", "sm_" + std::to_string(properties.major) +
+                                                    std::to_string(properties.minor));
+    benchmark::AddCustomContext("multiprocesseurs", std::to_string(properties.multiProcessorCount));
+    benchmark::AddCustomContext("pilote_cuda", version_text(driver));
+    benchmark::AddCustomContext("runtime_cuda", version_text(runtime));
+
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,69 @@
+/**
+ * @file device_buffer.cuh
+ * @brief Tampon en mémoire globale du GPU, libéré automatiquement (RAII).
+ */
+#pragma once
+
+#include "cuda_check.cuh"
+
+#include <cstddef>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace noyaux {
+
+/** @brief Tableau de @p T en mémoire globale, possédé de façon unique. */
+template <typename T>
+class DeviceBuffer {
+public:
+    DeviceBuffer() = default;
+
+    /** @brief Alloue @p count éléments (aucune allocation si @p count vaut 0). */
+    explicit DeviceBuffer(std::size_t count) : count_(count) {
+        if (count_ > 0) NOYAUX_CUDA_CHECK(cudaMalloc(&data_, count_ * sizeof(T)));
+    }
+
+    /** @brief Alloue et copie le contenu de @p host. */
+    explicit DeviceBuffer(std::span<const T> host) : DeviceBuffer(host.size()) { upload(host); }
+
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    DeviceBuffer(DeviceBuffer&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+    DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+        std::swap(data_, other.data_);
+        std::swap(count_, other.count_);
+        return *this;
+    }
+    // Pas de vérification ici : un destructeur ne doit pas lever d'exception.
+    ~DeviceBuffer() { cudaFree(data_); }
+
+    T* data() noexcept { return data_; }
+    const T* data() const noexcept { return data_; }
+    std::size_t size() const noexcept { return count_; }
+
+    /** @brief Copie @p host (de même taille) vers le GPU. */
+    void upload(std::span<const T> host) {
+        if (host.size() != count_) throw std::invalid_argument("upload : tailles différentes");
+        if (count_ > 0)
+            NOYAUX_CUDA_CHECK(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice));
+    }
+
+    /** @brief Rapatrie le contenu du tampon dans un vecteur hôte. */
+    std::vector<T> download() const {
+        std::vector<T> host(count_);
+        if (count_ > 0)
+            NOYAUX_CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
+        return host;
+    }
+
+    /** @brief Taille du tampon en octets. */
+    std::size_t bytes() const noexcept { return count_ * sizeof(T); }
+
+private:
+    T* data_ = nullptr;
+    std::size_t count_ = 0;
+};
+
+}  // namespace noyaux
