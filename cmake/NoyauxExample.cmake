@@ -80,6 +80,7 @@ function(noyaux_add_example)
     if(NOT EX_SASS_KERNEL)
       message(FATAL_ERROR "${dir} : SASS_EXPECT demande SASS_KERNEL")
     endif()
+    string(REPLACE ";" "," archs "${CMAKE_CUDA_ARCHITECTURES}")
     set(expectations "")
     foreach(expectation IN LISTS EX_SASS_EXPECT)
       list(APPEND expectations --attendu "${expectation}")
@@ -88,7 +89,7 @@ function(noyaux_add_example)
       COMMAND ${NOYAUX_PYTHON} ${PROJECT_SOURCE_DIR}/tests/sass/verifier_sass.py
               --outils ${NOYAUX_CUDA_TOOLS_BIN}
               --binaire $<TARGET_FILE:${id}>
-              --archs "${CMAKE_CUDA_ARCHITECTURES}"
+              --archs ${archs}
               --noyau ${EX_SASS_KERNEL}
               ${expectations})
     set_tests_properties(${test_prefix}.sass PROPERTIES LABELS "sass;${part}")

@@ -19,6 +19,7 @@ std::string version_text(int version) {
 
 }  // namespace
 
+/** @brief Détecte le GPU, décrit la machine dans le contexte, puis lance les benchmarks. */
 int main(int argc, char** argv) {
     const noyaux::DeviceProbe probe = noyaux::probe_devices();
     if (!probe.usable) {

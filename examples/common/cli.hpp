@@ -34,6 +34,7 @@ double parse_real(std::string_view text, std::string_view option, double min, do
 /** @brief Analyseur d'options « --nom valeur » ou « --nom=valeur », plus « --aide ». */
 class Parser {
 public:
+    /** @brief Analyseur du programme @p program, décrit par @p description dans l'aide. */
     Parser(std::string program, std::string description);
 
     /** @brief Déclare une option entière bornée ; @p target garde sa valeur si l'option est absente. */

@@ -15,6 +15,7 @@ namespace noyaux {
 /** @brief Erreur renvoyée par l'API CUDA, avec son code d'origine. */
 class CudaError : public std::runtime_error {
 public:
+    /** @brief Erreur de code @p code, décrite par @p message. */
     CudaError(cudaError_t code, const std::string& message)
         : std::runtime_error(message), code_(code) {}
 

@@ -29,8 +29,10 @@ public:
 
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    /** @brief Reprend le tampon de @p other, laissé vide. */
     DeviceBuffer(DeviceBuffer&& other) noexcept
         : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+    /** @brief Échange les tampons : l'ancien est libéré avec @p other. */
     DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
         std::swap(data_, other.data_);
         std::swap(count_, other.count_);
@@ -39,8 +41,11 @@ public:
     // Pas de vérification ici : un destructeur ne doit pas lever d'exception.
     ~DeviceBuffer() { cudaFree(data_); }
 
+    /** @brief Adresse du tampon sur le GPU (nulle s'il est vide). */
     T* data() noexcept { return data_; }
+    /** @brief Adresse du tampon sur le GPU, en lecture. */
     const T* data() const noexcept { return data_; }
+    /** @brief Nombre d'éléments. */
     std::size_t size() const noexcept { return count_; }
 
     /** @brief Copie @p host (de même taille) vers le GPU. */

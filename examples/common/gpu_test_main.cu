@@ -9,6 +9,7 @@
 
 #include <cstdio>
 
+/** @brief Sans GPU utilisable, rend le code « ignoré » ; sinon lance les tests GoogleTest. */
 int main(int argc, char** argv) {
     const noyaux::DeviceProbe probe = noyaux::probe_devices();
     if (!probe.usable) {

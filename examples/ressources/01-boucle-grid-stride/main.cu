@@ -83,6 +83,7 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
+/** @brief Point d'entrée : erreurs traduites en messages et codes de sortie (voir ExitCode). */
 int main(int argc, char** argv) {
     return noyaux::run_program("boucle-grid-stride", [&] { return run(argc, argv); });
 }

@@ -1,0 +1,63 @@
+"""Pages générées du catalogue « Exemples » : un index, puis une page par exemple
+(son README, puis ses fichiers inclus depuis le dépôt)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from manifeste import Example
+
+SOURCE_ORDER = ["README.md", "test.cu", "bench.cu", "{name}.cuh", "main.cu", "CMakeLists.txt"]
+LANGUAGES = {".cu": "cuda", ".cuh": "cuda", ".txt": "cmake", ".md": "markdown"}
+BACKEND_NAMES = {"gpu": "GPU", "cpu": "CPU (émulateur)"}
+
+
+def readme_title_and_summary(readme: Path) -> tuple[str, str]:
+    """Titre (premier « # ») et premier paragraphe du README d'un exemple."""
+    text = readme.read_text(encoding="utf-8")
+    title = re.search(r"^# (.+)$", text, re.MULTILINE)
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
+    summary = next((p for p in paragraphs if not p.startswith(("#", "```", "-", "|"))), "")
+    return (title.group(1).strip() if title else readme.parent.name), " ".join(summary.split())
+
+
+def backends_text(example: Example) -> str:
+    return ", ".join(BACKEND_NAMES.get(b, b) for b in example.backends)
+
+
+def example_files(example: Example, root: Path) -> list[str]:
+    names = [n.format(name=example.name) for n in SOURCE_ORDER]
+    return [n for n in names if n != "README.md" and (root / example.directory / n).is_file()]
+
+
+def example_page(example: Example, root: Path) -> str:
+    readme = (root / example.directory / "README.md").read_text(encoding="utf-8")
+    parts = [f"---\nexemples:\n  - {example.directory}\n---\n", readme.rstrip(), "",
+             "## Fichiers de l'exemple {#fichiers}", "",
+             f"Dans l'ordre de lecture ; tous dans `{example.directory}/`.", ""]
+    for name in example_files(example, root):
+        language = LANGUAGES.get(Path(name).suffix, "text")
+        parts += [f"### `{name}`", "", f'```{language} title="{name}"',
+                  f'--8<-- "{example.directory}/{name}"', "```", ""]
+    return "\n".join(parts)
+
+
+def index_page(examples: list[Example], root: Path) -> str:
+    lines = ["# Exemples", "",
+             "Chaque page de Noyaux s'appuie sur un de ces exemples : un dossier du dépôt avec "
+             "son README, ses noyaux, son programme, ses tests et son benchmark. Ce catalogue est "
+             "généré à partir des README ; il ne peut donc pas diverger des exemples.", "",
+             "| Partie | Exemple | Exécution | Tests |", "| --- | --- | --- | --- |"]
+    for example in sorted(examples, key=lambda e: (e.part, e.slug)):
+        title, _ = readme_title_and_summary(root / example.directory / "README.md")
+        link = f"[{title}]({example.part}/{example.slug}.md)"
+        lines.append(f"| {example.part.capitalize()} | {link} | {backends_text(example)} "
+                     f"| {len(example.tests)} |")
+    lines += ["", "Pour lancer les tests d'une partie : `ctest --test-dir build -L <partie>` "
+              "(par exemple `-L ressources`)."]
+    for example in sorted(examples, key=lambda e: (e.part, e.slug)):
+        title, summary = readme_title_and_summary(root / example.directory / "README.md")
+        lines += ["", f"## {title}", "", summary, "",
+                  f"[Lire l'exemple]({example.part}/{example.slug}.md) · "
+                  f"`{example.directory}`"]
+    return "\n".join(lines) + "\n"

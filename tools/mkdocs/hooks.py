@@ -1,0 +1,108 @@
+"""Crochets MkDocs de Noyaux : référence API et KaTeX servis localement, catalogue des
+exemples généré, encadré « Exemple compilable » et typographie française."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import catalogue  # noqa: E402
+import doxygen  # noqa: E402
+import typographie  # noqa: E402
+from manifeste import Example, ManifestError, read_manifest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+KATEX = Path("/usr/share/javascript/katex")
+BOX_TEMPLATE = "partials/exemple-compilable.html"
+
+_state: dict = {}
+
+
+def on_config(config):
+    build = Path(os.environ.get("NOYAUX_BUILD_DIR", ROOT / "build")).resolve()
+    try:
+        _state["examples"] = read_manifest(build / "noyaux-exemples.tsv")
+    except ManifestError as error:
+        raise PluginError(str(error)) from error
+    tag_file = build / "doxygen" / "noyaux.tag"
+    if not tag_file.is_file():
+        raise PluginError(f"référence API absente ({tag_file}) : lancez d'abord "
+                          "« cmake --build build --target doxygen »")
+    _state["api_html"] = build / "doxygen" / "html"
+    _state["api_pages"] = doxygen.file_pages(tag_file, ROOT)
+    if not (KATEX / "katex.min.js").is_file():
+        raise PluginError(f"KaTeX absent de {KATEX} : lancez ./ci/setup (paquet libjs-katex)")
+    return config
+
+
+def _add_tree(files: Files, config, source: Path, destination: str) -> None:
+    for path in sorted(source.rglob("*")):
+        if path.is_file() and path.suffix not in doxygen.SKIPPED_SUFFIXES:
+            uri = f"{destination}/{path.relative_to(source).as_posix()}"
+            files.append(File.generated(config, uri, abs_src_path=str(path.resolve())))
+
+
+def on_files(files: Files, config):
+    _add_tree(files, config, _state["api_html"], "api")
+    _add_tree(files, config, KATEX, "assets/katex")
+    examples = list(_state["examples"].values())
+    for example in examples:
+        files.append(File.generated(config, example.page,
+                                    content=catalogue.example_page(example, ROOT)))
+    files.append(File.generated(config, "exemples/index.md",
+                                content=catalogue.index_page(examples, ROOT)))
+    return files
+
+
+def _box(example: Example, page, files: Files) -> dict:
+    """Données de l'encadré, liens relatifs à la page qui l'affiche."""
+    def url(path: str) -> str:
+        target = files.get_file_from_path(path)
+        if target is None:
+            raise PluginError(f"{page.file.src_uri} : cible de lien introuvable : {path}")
+        return target.url_relative_to(page.file)
+
+    header = f"{example.directory}/{example.name}.cuh"
+    api_page = _state["api_pages"].get(header)
+    if api_page is None:
+        raise PluginError(f"{page.file.src_uri} : {header} absent de la référence Doxygen")
+    return {
+        "directory": example.directory,
+        "backends": catalogue.backends_text(example),
+        "gpu_only": "cpu" not in example.backends,
+        "ctest": f"ctest --test-dir build -R {example.ctest_regex}",
+        "tests": example.tests,
+        "readme": url(example.page),
+        "sources": url(example.page) + "#fichiers",
+        "api": url(f"api/{api_page}"),
+    }
+
+
+def on_page_markdown(markdown, page, config, files):
+    named = page.meta.get("exemples") or []
+    boxes = []
+    for directory in named:
+        example = _state["examples"].get(str(directory).rstrip("/"))
+        if example is None:
+            raise PluginError(f"{page.file.src_uri} : exemple inconnu « {directory} » "
+                              "(absent du manifeste construit par CMake)")
+        boxes.append(_box(example, page, files))
+    page.meta["noyaux_boxes"] = boxes
+    return markdown
+
+
+def on_page_content(html, page, config, files):
+    boxes = page.meta.get("noyaux_boxes")
+    if boxes:
+        template = config.theme.get_env().get_template(BOX_TEMPLATE)
+        rendered = template.render(boxes=boxes)
+        # L'encadré se place juste sous le titre de la page.
+        end_of_title = html.find("</h1>")
+        cut = end_of_title + len("</h1>") if end_of_title >= 0 else 0
+        html = html[:cut] + rendered + html[cut:]
+    return typographie.apply_french_typography(html)
