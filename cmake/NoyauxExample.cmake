@@ -76,7 +76,7 @@ function(noyaux_add_example)
   endif()
 
   # Le code machine, architecture par architecture.
-  if(EX_SASS_EXPECT)
+  if(EX_SASS_EXPECT AND NOYAUX_WITH_SITE)
     if(NOT EX_SASS_KERNEL)
       message(FATAL_ERROR "${dir} : SASS_EXPECT demande SASS_KERNEL")
     endif()

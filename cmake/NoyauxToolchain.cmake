@@ -21,17 +21,21 @@ if(NOYAUX_SANITIZE)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
-# Python de l'environnement créé par ci/setup (MkDocs, Selenium, cuobjdump, nvdisasm).
-set(NOYAUX_VENV ${CMAKE_SOURCE_DIR}/.venv)
-find_program(NOYAUX_PYTHON python NO_DEFAULT_PATH PATHS ${NOYAUX_VENV}/bin)
-if(NOT NOYAUX_PYTHON)
-  message(FATAL_ERROR "Environnement Python absent (${NOYAUX_VENV}) : lancez d'abord ./ci/setup")
+# Site, référence API, tests « sass », « docs » et « browser » : ils demandent l'environnement
+# Python de ci/setup. Une machine GPU nue peut s'en passer (preset gpu).
+option(NOYAUX_WITH_SITE "Site, Doxygen et tests sass/docs/browser (environnement .venv requis)" ON)
+if(NOYAUX_WITH_SITE)
+  set(NOYAUX_VENV ${CMAKE_SOURCE_DIR}/.venv)
+  find_program(NOYAUX_PYTHON python NO_DEFAULT_PATH PATHS ${NOYAUX_VENV}/bin)
+  if(NOT NOYAUX_PYTHON)
+    message(FATAL_ERROR "Environnement Python absent (${NOYAUX_VENV}) : lancez d'abord ./ci/setup")
+  endif()
+  file(GLOB NOYAUX_CUOBJDUMP ${NOYAUX_VENV}/lib/python3*/site-packages/nvidia/cu13/bin/cuobjdump)
+  if(NOT NOYAUX_CUOBJDUMP)
+    message(FATAL_ERROR "cuobjdump absent de ${NOYAUX_VENV} : lancez ./ci/setup (paquet nvidia-cuda-cuobjdump)")
+  endif()
+  get_filename_component(NOYAUX_CUDA_TOOLS_BIN ${NOYAUX_CUOBJDUMP} DIRECTORY)
 endif()
-file(GLOB NOYAUX_CUOBJDUMP ${NOYAUX_VENV}/lib/python3*/site-packages/nvidia/cu13/bin/cuobjdump)
-if(NOT NOYAUX_CUOBJDUMP)
-  message(FATAL_ERROR "cuobjdump absent de ${NOYAUX_VENV} : lancez ./ci/setup (paquet nvidia-cuda-cuobjdump)")
-endif()
-get_filename_component(NOYAUX_CUDA_TOOLS_BIN ${NOYAUX_CUOBJDUMP} DIRECTORY)
 
 # Code de retour par lequel un test signale à ctest qu'il est ignoré (aucun GPU utilisable).
 set(NOYAUX_SKIP_RETURN_CODE 77)

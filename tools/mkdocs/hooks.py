@@ -13,11 +13,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import catalogue  # noqa: E402
 import doxygen  # noqa: E402
+import mesures  # noqa: E402
 import typographie  # noqa: E402
 from manifeste import Example, ManifestError, read_manifest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 KATEX = Path("/usr/share/javascript/katex")
+RESULTS = ROOT / "results" / "gpu"
 BOX_TEMPLATE = "partials/exemple-compilable.html"
 
 _state: dict = {}
@@ -93,7 +95,7 @@ def on_page_markdown(markdown, page, config, files):
                               "(absent du manifeste construit par CMake)")
         boxes.append(_box(example, page, files))
     page.meta["noyaux_boxes"] = boxes
-    return markdown
+    return mesures.render(markdown, RESULTS)
 
 
 def on_page_content(html, page, config, files):

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Rassemble les résultats de ci/gpu-check en un fichier JSON daté, que les pages affichent.
+
+Contenu : GPU, pilote, version de CUDA, date ; bilan des tests gpu ; codes de
+compute-sanitizer par programme et par outil ; médianes des benchmarks.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import re
+import subprocess
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+
+def query_gpu() -> dict:
+    fields = "name,driver_version,memory.total,compute_cap"
+    line = subprocess.run(["nvidia-smi", f"--query-gpu={fields}", "--format=csv,noheader"],
+                          capture_output=True, text=True, check=True).stdout.splitlines()[0]
+    name, driver, memory, capability = (value.strip() for value in line.split(","))
+    nvcc = subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout
+    release = re.search(r"release ([\d.]+)", nvcc)
+    return {"gpu": name, "pilote": driver, "memoire": memory, "capacite": capability,
+            "cuda": release.group(1) if release else "inconnue"}
+
+
+def ctest_summary(junit: Path) -> dict:
+    if not junit.is_file():
+        return {"erreur": "rapport JUnit absent"}
+    suite = ElementTree.parse(junit).getroot()
+    cases = [{"nom": case.get("name"),
+              "statut": ("echec" if case.find("failure") is not None
+                         else "ignore" if case.find("skipped") is not None else "reussi"),
+              "duree_s": float(case.get("time", 0))} for case in suite.iter("testcase")]
+    return {"tests": cases,
+            "reussis": sum(c["statut"] == "reussi" for c in cases),
+            "echecs": sum(c["statut"] == "echec" for c in cases),
+            "ignores": sum(c["statut"] == "ignore" for c in cases)}
+
+
+def sanitizer_summary(table: Path) -> list[dict]:
+    rows = []
+    for line in table.read_text(encoding="utf-8").splitlines() if table.is_file() else []:
+        example, tool, code = line.split("\t")
+        rows.append({"exemple": example, "outil": tool, "code": int(code)})
+    return rows
+
+
+def benchmarks(journal: Path) -> dict:
+    results = {}
+    for path in sorted(journal.glob("bench-*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        rows = []
+        for run in data.get("benchmarks", []):
+            if run.get("aggregate_name") != "median":
+                continue
+            rows.append({key: run[key] for key in
+                         ("run_name", "real_time", "time_unit", "bytes_per_second",
+                          "items_per_second", "iterations") if key in run})
+        results[path.stem.removeprefix("bench-")] = {"contexte": data.get("context", {}),
+                                                     "medianes": rows}
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--journal", type=Path, required=True)
+    parser.add_argument("--sortie", type=Path, required=True)
+    parser.add_argument("--ctest-status", type=int, required=True)
+    parser.add_argument("--sanitizer-status", type=int, required=True)
+    args = parser.parse_args()
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    machine = query_gpu()
+    report = {"date": now.isoformat(timespec="seconds"), **machine,
+              "tests_gpu": ctest_summary(args.journal / "ctest-gpu.xml"),
+              "compute_sanitizer": sanitizer_summary(args.journal / "sanitizer.tsv"),
+              "benchmarks": benchmarks(args.journal),
+              "statut": {"ctest": args.ctest_status, "sanitizer": args.sanitizer_status}}
+    args.sortie.mkdir(parents=True, exist_ok=True)
+    slug = re.sub(r"[^a-z0-9]+", "-", machine["gpu"].lower()).strip("-")
+    destination = args.sortie / f"{now:%Y-%m-%d}-{slug}.json"
+    destination.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    print(f"résultats écrits dans {destination}")
+
+
+if __name__ == "__main__":
+    main()
