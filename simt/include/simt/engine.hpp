@@ -1,0 +1,78 @@
+/**
+ * @file engine.hpp
+ * @brief Interface interne entre les en-têtes de simt et son moteur d'exécution
+ *        (libsimt) : barrières, opérations collectives de warp, lancement de grilles.
+ */
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+#include <source_location>
+
+namespace simt {
+
+/** @brief Forme d'un lancement : grille, bloc, mémoire partagée dynamique, flux. */
+struct LaunchShape {
+    dim3 grid;
+    dim3 block;
+    std::size_t dynamic_shared_bytes = 0;
+    cudaStream_t stream = nullptr;
+    bool cooperative = false;  ///< lancement coopératif : toute la grille doit être résidente
+};
+
+namespace detail {
+
+/** @brief Variantes de __syncthreads. */
+enum class BarrierKind { sync, count, all, any };
+
+/** @brief Opérations collectives d'un warp. */
+enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync };
+
+/** @brief Barrière de bloc ; renvoie le résultat de la réduction du prédicat (count/and/or). */
+int block_barrier(BarrierKind kind, int predicate, const std::source_location& where);
+
+/**
+ * @brief Opération collective sur les lanes de @p mask : chaque lane dépose @p size octets
+ *        de @p value et reçoit @p size octets dans @p result.
+ */
+void warp_collective(WarpOp op, unsigned mask, const void* value, void* result, std::size_t size,
+                     int parameter, int width, const std::source_location& where);
+
+/** @brief Synchronisation de toute la grille (groupes coopératifs). */
+void grid_barrier(const std::source_location& where);
+
+/** @brief Lane du thread courant dans son warp (0 à 31). */
+unsigned lane_id();
+
+/** @brief Lanes de son warp que le thread courant sait encore actives (non terminées). */
+unsigned active_mask();
+
+/** @brief Point où le thread courant cède la main (atomiques, barrières mémoire, attentes). */
+void yield_point();
+
+/** @brief Mémoire partagée dynamique du bloc courant (alignée sur 128 octets). */
+void* dynamic_shared_memory();
+
+/** @brief Arrête le noyau avec un diagnostic en français (__trap, assert). */
+[[noreturn]] void trap(const char* reason, const std::source_location& where);
+
+/**
+ * @brief Nom démanglé d'un noyau, lu dans la table des symboles de l'exécutable (lié avec
+ *        -rdynamic) ; « noyau » pour une fonction sans symbole exporté (espace anonyme).
+ */
+const char* kernel_name(const void* kernel);
+
+/** @brief Corps d'un thread : appelle le noyau avec ses arguments copiés. */
+using ThreadBody = std::function<void()>;
+
+/**
+ * @brief Vérifie la configuration, exécute la grille, et renvoie l'erreur de lancement
+ *        (aussi consignée pour cudaGetLastError).
+ */
+cudaError_t launch_grid(const void* kernel, const char* kernel_name, const LaunchShape& shape,
+                        const ThreadBody& body);
+
+}  // namespace detail
+}  // namespace simt

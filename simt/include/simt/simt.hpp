@@ -1,0 +1,32 @@
+/**
+ * @file simt.hpp
+ * @brief Prélude de l'émulateur simt, inclus de force (g++ -include) avant chaque source
+ *        CUDA compilée pour le processeur : qualificatifs, variables intégrées, lancement
+ *        de noyaux et fonctions du périphérique.
+ *
+ * Les qualificatifs sont définis avant les en-têtes du toolkit : crt/host_defines.h garde
+ * alors nos définitions. Les types et la déclaration de l'API runtime viennent du toolkit
+ * lui-même (cuda_runtime.h) ; leurs définitions viennent de libsimt.
+ */
+#pragma once
+
+#define SIMT_EMULATOR 1
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __constant__
+#define __managed__
+#define __grid_constant__
+#define __launch_bounds__(...)
+// Chaque thread du système exécute un bloc à la fois : une variable statique par thread
+// du système est donc une mémoire partagée par bloc (contenu indéfini au début du bloc,
+// comme sur GPU).
+#define __shared__ static thread_local
+
+#include <cuda_runtime.h>
+
+#include "simt/builtins.hpp"
+#include "simt/device_functions.hpp"
+#include "simt/launch.hpp"

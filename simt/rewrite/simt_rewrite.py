@@ -1,0 +1,526 @@
+#!/usr/bin/env python3
+"""Réécriture des sources CUDA pour l'émulateur simt (à la manière de hipify).
+
+g++ ne sait pas lire la syntaxe propre à CUDA. Ce script la traduit en appels C++
+ordinaires vers simt, au moment de la construction :
+
+- ``noyau<<<grille, bloc, octets, flux>>>(args)``
+  devient ``::simt::launch(noyau, grille, bloc, octets, flux)(args)`` ;
+- ``extern __shared__ T tampon[];``
+  devient ``T* tampon = ::simt::dynamic_shared_memory<T>();`` ;
+- les fonctionnalités que le processeur n'émule pas (assembleur PTX, Tensor Cores,
+  TMA, clusters) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
+
+Tout le reste est recopié octet pour octet. La sortie garde exactement les numéros
+de ligne de l'original : une directive ``#line 1`` en tête renvoie les erreurs de g++
+vers le fichier d'origine, et aucune réécriture n'ajoute ni ne retire de saut de ligne.
+
+Usage :
+    python simt_rewrite.py ENTREE SORTIE
+    python simt_rewrite.py --dossier DOSSIER_SOURCE DOSSIER_DESTINATION
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+SOURCE_SUFFIXES = {".cu", ".cuh", ".h", ".hpp", ".cpp"}
+
+# Préfixes de littéraux : L"…", u8'…', R"(…)", u8R"x(…)x"…
+ENCODING_PREFIXES = {"L", "u", "U", "u8"}
+RAW_PREFIXES = {"R", "LR", "uR", "UR", "u8R"}
+
+# Mots-clés qui peuvent précéder l'expression lancée sans en faire partie.
+STATEMENT_KEYWORDS = {
+    "return", "if", "while", "for", "switch", "else", "do", "case", "throw",
+    "co_return", "co_await", "co_yield", "and", "or", "not", "xor", "bitand", "bitor",
+}
+
+
+def is_identifier_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+# --------------------------------------------------------------------------------------
+# Analyse lexicale : masquer commentaires et littéraux
+# --------------------------------------------------------------------------------------
+# Plutôt que de découper en jetons, on fabrique deux copies du texte, de même longueur,
+# où commentaires (et littéraux) sont remplacés par des espaces, sauts de ligne conservés.
+# Les recherches se font sur ces copies ; les positions trouvées valent dans l'original.
+
+
+def _end_of_line_comment(text: str, i: int) -> int:
+    """Fin d'un commentaire // (le saut de ligne final exclu) ; suit les lignes prolongées par \\."""
+    while True:
+        end = text.find("\n", i)
+        if end < 0:
+            return len(text)
+        if text[end - 1] == "\\" or (text[end - 1] == "\r" and text[end - 2] == "\\"):
+            i = end + 1
+            continue
+        return end
+
+
+def _end_of_quoted(text: str, i: int) -> int:
+    """Fin d'un littéral "…" ou '…' ouvert en i (échappements compris)."""
+    quote, j = text[i], i + 1
+    while j < len(text):
+        if text[j] == "\\":
+            j += 2
+        elif text[j] == quote:
+            return j + 1
+        elif text[j] == "\n":
+            # Littéral non fermé (apostrophe d'un #error…) : ne pas avaler la suite du fichier.
+            return j
+        else:
+            j += 1
+    return len(text)
+
+
+def _end_of_raw_string(text: str, i: int) -> int | None:
+    """Fin d'une chaîne brute R"délim(…)délim" dont le guillemet ouvrant est en i."""
+    paren = text.find("(", i + 1)
+    delimiter = text[i + 1:paren]
+    if paren < 0 or len(delimiter) > 16 or any(c in delimiter for c in ' ()\\\t\n"'):
+        return None  # pas une chaîne brute valide : on la traitera comme "…"
+    closing = ")" + delimiter + '"'
+    end = text.find(closing, paren + 1)
+    return len(text) if end < 0 else end + len(closing)
+
+
+def _end_of_pp_number(text: str, i: int) -> int:
+    """Fin d'un nombre du préprocesseur : 1'000'000, 0x1p-3, 1.5e+10f…
+
+    Il faut le consommer d'un bloc, sinon le séparateur ' serait pris pour un caractère.
+    """
+    j = i + 1
+    while j < len(text):
+        ch = text[j]
+        if ch in "eEpP" and j + 1 < len(text) and text[j + 1] in "+-":
+            j += 2
+        elif is_identifier_char(ch) or ch == ".":
+            j += 1
+        elif ch == "'" and j + 1 < len(text) and is_identifier_char(text[j + 1]):
+            j += 2
+        else:
+            break
+    return j
+
+
+def mask_source(text: str) -> tuple[str, str]:
+    """Renvoie (code, code_and_strings), deux copies de text de même longueur.
+
+    code : commentaires et littéraux (chaînes, caractères) remplacés par des espaces ;
+    code_and_strings : seuls les commentaires sont effacés (pour chercher dans le PTX
+    des chaînes asm, ou dans les #include "…").
+    """
+    code, code_and_strings = list(text), list(text)
+
+    def blank(buffer: list[str], start: int, end: int) -> None:
+        for k in range(start, end):
+            if buffer[k] not in "\r\n":
+                buffer[k] = " "
+
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if text.startswith("//", i):
+            end = _end_of_line_comment(text, i)
+            blank(code, i, end)
+            blank(code_and_strings, i, end)
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            blank(code, i, end)
+            blank(code_and_strings, i, end)
+        elif ch.isalpha() or ch == "_":
+            end = i + 1
+            while end < n and is_identifier_char(text[end]):
+                end += 1
+            word, after = text[i:end], text[end:end + 1]
+            if after == '"' and word in RAW_PREFIXES:
+                raw_end = _end_of_raw_string(text, end)
+                end = raw_end if raw_end is not None else _end_of_quoted(text, end)
+                blank(code, i, end)
+            elif after in ('"', "'") and word in ENCODING_PREFIXES:
+                end = _end_of_quoted(text, end)
+                blank(code, i, end)
+        elif ch.isdigit() or (ch == "." and text[i + 1:i + 2].isdigit()):
+            end = _end_of_pp_number(text, i)
+        elif ch in "\"'":
+            end = _end_of_quoted(text, i)
+            blank(code, i, end)
+        else:
+            end = i + 1
+        i = end
+    return "".join(code), "".join(code_and_strings)
+
+
+# --------------------------------------------------------------------------------------
+# Lancements de noyaux : EXPR<<<CONFIG>>>(ARGS) → ::simt::launch(EXPR, CONFIG)(ARGS)
+# --------------------------------------------------------------------------------------
+
+
+class Edit(NamedTuple):
+    start: int
+    end: int
+    replacement: str
+
+
+class RewriteError(Exception):
+    """Construction que le réécrivain ne sait pas traduire, à la position pos."""
+
+    def __init__(self, pos: int, message: str):
+        super().__init__(message)
+        self.pos = pos
+
+
+def _skip_space_back(code: str, pos: int) -> int:
+    """Position juste après le dernier caractère non blanc avant pos."""
+    while pos > 0 and code[pos - 1].isspace():
+        pos -= 1
+    return pos
+
+
+def _word_before(code: str, pos: int) -> str:
+    """Identifiant qui finit juste avant pos (éventuellement vide)."""
+    start = pos
+    while start > 0 and is_identifier_char(code[start - 1]):
+        start -= 1
+    return code[start:pos]
+
+
+def _match_back(code: str, close: int) -> int:
+    """Position de l'ouvrant apparié au fermant ')', ']' ou '>' situé en close (-1 sinon).
+
+    Pour '>' (arguments de modèle), on compte les chevrons un par un, si bien que le
+    '>>' de Tile<2>> ferme bien deux niveaux ; les parenthèses sont sautées d'un bloc.
+    """
+    depth = 0
+    i = close
+    if code[close] in ")]":
+        while i >= 0:
+            if code[i] in ")]}":
+                depth += 1
+            elif code[i] in "([{":
+                depth -= 1
+                if depth == 0:
+                    return i
+            i -= 1
+        return -1
+    while i >= 0:
+        ch = code[i]
+        if ch in ")]":
+            i = _match_back(code, i)
+            if i < 0:
+                return -1
+        elif ch == ">":
+            depth += 1
+        elif ch == "<":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif ch in ";{}(":
+            return -1
+        i -= 1
+    return -1
+
+
+def _is_call_target(code: str, pos: int) -> bool:
+    """Vrai si la parenthèse ouvrante en pos applique un appel à ce qui la précède (f(…))."""
+    k = _skip_space_back(code, pos)
+    if k == 0:
+        return False
+    if code[k - 1] in ")]>":
+        return True
+    word = _word_before(code, k)
+    return bool(word) and not word[0].isdigit() and word not in STATEMENT_KEYWORDS
+
+
+def find_launched_expression(code: str, end: int) -> int:
+    """Début de l'expression qui finit en end, juste avant '<<<' (-1 si non reconnue).
+
+    On remonte une expression postfixée : noms qualifiés (ns::k, ::k, obj.k, p->k),
+    arguments de modèle (k<float, Tile<2>>), appels et indices (table[i]), ou une
+    expression entre parenthèses ((ptr), (*fp)).
+    """
+    pos = end
+    while True:
+        pos = _skip_space_back(code, pos)
+        if pos == 0:
+            return -1
+        last = code[pos - 1]
+        if last in ")]>":
+            opener = _match_back(code, pos - 1)
+            if opener < 0:
+                return -1
+            pos = opener
+            if last == ")" and not _is_call_target(code, opener):
+                return opener  # expression entre parenthèses : (ptr)
+            continue  # arguments de modèle, appel ou indice : remonter à ce qu'ils suivent
+        if not is_identifier_char(last):
+            return -1
+        word = _word_before(code, pos)
+        if word[0].isdigit():
+            return -1
+        pos -= len(word)
+        # Un nom se rattache à ce qui précède par ::, . ou -> (et « template » de obj.template k<T>).
+        k = _skip_space_back(code, pos)
+        if _word_before(code, k) == "template":
+            k = _skip_space_back(code, k - len("template"))
+        if code[max(k - 2, 0):k] == "::":
+            before = _skip_space_back(code, k - 2)
+            previous = code[before - 1] if before > 0 else ""
+            if previous == ">" or (is_identifier_char(previous)
+                                   and _word_before(code, before) not in STATEMENT_KEYWORDS):
+                pos = k - 2
+                continue
+            return k - 2  # qualification globale : ::k
+        if code[max(k - 2, 0):k] == "->":
+            pos = k - 2
+            continue
+        if k > 0 and code[k - 1] == ".":
+            pos = k - 1
+            continue
+        return pos
+
+
+def _find_launch_close(code: str, start: int) -> int:
+    """Position du '>>>' qui ferme la configuration ouverte juste avant start (-1 sinon).
+
+    On l'attend hors de toute parenthèse ; dans une suite de plus de trois '>'
+    (grille<Tile<2>>>>), ce sont les trois derniers qui ferment le lancement.
+    """
+    depth = 0
+    i = start
+    while i < len(code):
+        ch = code[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return -1
+        elif ch == ";" and depth == 0:
+            return -1
+        elif ch == ">" and depth == 0:
+            run_end = i
+            while run_end < len(code) and code[run_end] == ">":
+                run_end += 1
+            if run_end - i >= 3:
+                return run_end - 3
+            i = run_end
+            continue
+        i += 1
+    return -1
+
+
+def launch_edits(text: str, code: str) -> list[Edit]:
+    """Réécritures des lancements EXPR<<<CONFIG>>> du texte."""
+    edits = []
+    for match in re.finditer(r"<<<", code):
+        open_pos = match.start()
+        if edits and open_pos < edits[-1].end:
+            continue  # déjà couvert par le lancement précédent
+        if _word_before(code, _skip_space_back(code, open_pos)) == "operator":
+            continue  # operator<<<T> : spécialisation de l'opérateur <<, pas un lancement
+        expr_end = _skip_space_back(code, open_pos)
+        expr_start = find_launched_expression(code, expr_end)
+        if expr_start < 0:
+            raise RewriteError(open_pos, "expression lancée par <<< non reconnue ; "
+                                         "écrire nom_du_noyau<<<…>>> ou (pointeur)<<<…>>>.")
+        close_pos = _find_launch_close(code, open_pos + 3)
+        if close_pos < 0:
+            raise RewriteError(open_pos, "'>>>' fermant la configuration de lancement introuvable.")
+        expression = text[expr_start:expr_end]
+        gap = text[expr_end:open_pos].strip(" \t")  # sauts de ligne ou commentaire éventuels
+        config = text[open_pos + 3:close_pos].strip(" \t")
+        separator = "" if config.startswith(("\n", "\r")) else " "
+        replacement = f"::simt::launch({expression}{gap},{separator}{config})"
+        if expr_start > 0 and text[expr_start - 1] == ":":
+            replacement = " " + replacement  # « cas:::simt » se lirait « :: : »
+        edits.append(Edit(expr_start, close_pos + 3, replacement))
+    return edits
+
+
+# --------------------------------------------------------------------------------------
+# Mémoire partagée dynamique : extern __shared__ T nom[];
+# --------------------------------------------------------------------------------------
+# Le tableau externe de taille inconnue n'a pas d'équivalent en C++ ordinaire : simt
+# fournit le tampon du bloc (aligné sur au moins 16 octets, comme CUDA), d'où l'abandon
+# des spécificateurs d'alignement. Les __shared__ statiques restent tels quels : le
+# prélude de simt définit __shared__ comme « static thread_local », ce qui suffit
+# puisque chaque thread du système exécute un seul bloc à la fois.
+
+_ALIGNMENT = r"(?:alignas|__align__)\s*\((?:[^()]|\([^()]*\))*\)"
+DYNAMIC_SHARED = re.compile(
+    rf"(?:{_ALIGNMENT}\s*)*\bextern\s+(?:{_ALIGNMENT}\s*)*__shared__\b"
+    r"(?P<type>[^;{}\[\]=]*?)\b(?P<name>[A-Za-z_]\w*)\s*\[\s*\]\s*;")
+
+
+def dynamic_shared_edits(code: str) -> list[Edit]:
+    """Réécritures des déclarations extern __shared__ (sur une ligne, sauts de ligne gardés)."""
+    edits = []
+    for match in DYNAMIC_SHARED.finditer(code):
+        element_type = " ".join(re.sub(_ALIGNMENT, " ", match["type"]).split())
+        if not element_type:
+            continue
+        name = match["name"]
+        newlines = "".join(re.findall(r"\r?\n", match.group()))
+        edits.append(Edit(match.start(), match.end(),
+                          f"{element_type}* {name} = ::simt::dynamic_shared_memory<{element_type}>();"
+                          + newlines))
+    return edits
+
+
+# --------------------------------------------------------------------------------------
+# Fonctionnalités non émulées
+# --------------------------------------------------------------------------------------
+
+
+class Unsupported(NamedTuple):
+    pattern: re.Pattern
+    in_strings: bool  # chercher aussi dans les chaînes (mnémoniques PTX, #include "…")
+    feature: str
+    feminine: bool
+
+
+GPU_ONLY_ADVICE = "cet exemple est réservé au GPU (BACKENDS gpu)."
+
+UNSUPPORTED = [
+    Unsupported(re.compile(r"\b(?:asm|__asm__|__asm)\b"), False,
+                "l'assembleur en ligne (PTX)", False),
+    Unsupported(re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]mma\.h[>\"]", re.M), True,
+                "l'API WMMA des Tensor Cores (<mma.h>)", True),
+    Unsupported(re.compile(r"\bwmma::"), False,
+                "l'API WMMA des Tensor Cores (<mma.h>)", True),
+    Unsupported(re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]cuda/ptx[>\"]", re.M), True,
+                "l'en-tête <cuda/ptx> (instructions PTX)", False),
+    Unsupported(re.compile(r"cp\.async\.bulk|\bmemcpy_async_tx\b|\b(?:cuTensorMap|CUtensorMap)\w*"), True,
+                "la copie asynchrone par le TMA (cp.async.bulk, CUtensorMap)", True),
+    Unsupported(re.compile(r"\b__cluster_dims__\b|\bcluster_group\b|\bthis_cluster\s*\("), False,
+                "le regroupement de blocs en clusters", False),
+    Unsupported(re.compile(r"wgmma"), True,
+                "l'instruction wgmma (Tensor Cores de Hopper)", True),
+    Unsupported(re.compile(r"tcgen05"), True,
+                "l'instruction tcgen05 (Tensor Cores de Blackwell)", True),
+]
+
+
+def unsupported_features(code: str, code_and_strings: str) -> list[tuple[int, str]]:
+    """(position, message) de chaque fonctionnalité non émulée, dans l'ordre du texte."""
+    found = []
+    for rule in UNSUPPORTED:
+        haystack = code_and_strings if rule.in_strings else code
+        emulated = "émulée" if rule.feminine else "émulé"
+        message = f"{rule.feature} n'est pas {emulated} par le processeur ; {GPU_ONLY_ADVICE}"
+        found += [(match.start(), message) for match in rule.pattern.finditer(haystack)]
+    return sorted(found)
+
+
+# --------------------------------------------------------------------------------------
+# Réécriture d'un fichier
+# --------------------------------------------------------------------------------------
+
+
+def line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def line_directive(original_path: str, text: str) -> str:
+    """#line 1 "chemin absolu" : la ligne suivante redevient la ligne 1 de l'original."""
+    path = os.path.abspath(original_path).replace("\\", "\\\\").replace('"', '\\"')
+    newline = "\r\n" if re.match(r"[^\n]*\r\n", text) else "\n"
+    return f'#line 1 "{path}"{newline}'
+
+
+def rewrite_source(text: str, path: str) -> tuple[str, list[str]]:
+    """Réécrit un fichier source ; renvoie (texte réécrit, diagnostics « FICHIER:LIGNE: … »).
+
+    Le texte n'est utilisable que si la liste des diagnostics est vide.
+    """
+    code, code_and_strings = mask_source(text)
+    diagnostics = []
+    seen = set()
+    for pos, message in unsupported_features(code, code_and_strings):
+        diagnostic = f"{path}:{line_of(text, pos)}: simt : {message}"
+        if diagnostic not in seen:  # une fois par ligne et par fonctionnalité
+            seen.add(diagnostic)
+            diagnostics.append(diagnostic)
+    try:
+        edits = sorted(launch_edits(text, code) + dynamic_shared_edits(code))
+    except RewriteError as error:
+        diagnostics.append(f"{path}:{line_of(text, error.pos)}: simt : {error}")
+        edits = []
+
+    # On applique les réécritures de la fin vers le début : les positions restent valides.
+    for edit in reversed(edits):
+        text = text[:edit.start] + edit.replacement + text[edit.end:]
+    bom = "\ufeff" if text.startswith("\ufeff") else ""  # la directive vient après un éventuel BOM
+    return bom + line_directive(path, text) + text[len(bom):], diagnostics
+
+
+def read_text(path: Path) -> str:
+    # Lecture en octets : les fins de ligne \r\n sont conservées telles quelles.
+    return path.read_bytes().decode("utf-8", errors="surrogateescape")
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    """N'écrit que si le contenu change : l'horodatage intact évite une recompilation."""
+    data = text.encode("utf-8", errors="surrogateescape")
+    if path.is_file() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return True
+
+
+def rewrite_file(source: Path, destination: Path, shown_path: str) -> list[str]:
+    """Réécrit source vers destination ; rien n'est écrit en cas de diagnostic."""
+    text, diagnostics = rewrite_source(read_text(source), shown_path)
+    if not diagnostics:
+        write_if_changed(destination, text)
+    return diagnostics
+
+
+def rewrite_tree(source_dir: Path, destination_dir: Path) -> list[str]:
+    """Reflète toute l'arborescence de sources de source_dir dans destination_dir."""
+    destination = destination_dir.resolve()
+    diagnostics = []
+    for source in sorted(source_dir.rglob("*")):
+        if source.suffix not in SOURCE_SUFFIXES or not source.is_file():
+            continue
+        if source.resolve().is_relative_to(destination):
+            continue  # destination placée dans la source : ne pas réécrire nos propres sorties
+        relative = source.relative_to(source_dir)
+        diagnostics += rewrite_file(source, destination_dir / relative, str(source))
+    return diagnostics
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Traduit la syntaxe propre à CUDA en appels à l'émulateur simt.")
+    parser.add_argument("--dossier", action="store_true",
+                        help="réécrire toute l'arborescence ENTREE vers SORTIE")
+    parser.add_argument("entree", metavar="ENTREE", help="fichier (ou dossier) source")
+    parser.add_argument("sortie", metavar="SORTIE", help="fichier (ou dossier) produit")
+    args = parser.parse_args(argv)
+    if Path(args.entree).resolve() == Path(args.sortie).resolve():
+        parser.error("la sortie doit différer de l'entrée : l'original serait écrasé")
+
+    if args.dossier:
+        diagnostics = rewrite_tree(Path(args.entree), Path(args.sortie))
+    else:
+        diagnostics = rewrite_file(Path(args.entree), Path(args.sortie), args.entree)
+    for diagnostic in diagnostics:
+        print(diagnostic, file=sys.stderr)
+    return 1 if diagnostics else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

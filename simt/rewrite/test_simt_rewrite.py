@@ -1,0 +1,314 @@
+"""Tests de simt_rewrite.py : lancements, mémoire partagée dynamique, fonctionnalités
+non émulées, conservation des numéros de ligne, et interface en ligne de commande."""
+
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPOSITORY = HERE.parents[1]
+SCRIPT = HERE / "simt_rewrite.py"
+sys.path.insert(0, str(HERE))
+from simt_rewrite import SOURCE_SUFFIXES, mask_source, rewrite_source  # noqa: E402
+
+
+def rewrite(source, path="noyau.cu"):
+    """Texte réécrit sans la directive #line, dont l'absence de diagnostic est vérifiée."""
+    output, diagnostics = rewrite_source(source, path)
+    if diagnostics:
+        raise AssertionError(diagnostics)
+    directive, _, body = output.partition("\n")
+    assert directive.startswith("#line 1 "), directive
+    return body
+
+
+def run_cli(*args, cwd=None):
+    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+class RewriteTestCase(unittest.TestCase):
+    def assertRewrite(self, source, expected):
+        result = rewrite(source)
+        self.assertEqual(result, expected)
+        # Aucune réécriture n'ajoute ni ne retire de ligne.
+        self.assertEqual(result.count("\n"), source.count("\n"))
+
+    def assertUnchanged(self, source):
+        self.assertRewrite(source, source)
+
+
+class Launches(RewriteTestCase):
+    def test_simple_launch(self):
+        self.assertRewrite("k<<<1, 32>>>(p);", "::simt::launch(k, 1, 32)(p);")
+
+    def test_two_to_four_parameters(self):
+        self.assertRewrite("k<<<g, b>>>(x);", "::simt::launch(k, g, b)(x);")
+        self.assertRewrite("k<<<g, b, octets>>>(x);", "::simt::launch(k, g, b, octets)(x);")
+        self.assertRewrite("saxpy<<<blocks, 256, 0, stream>>>(n, a, x, y);",
+                           "::simt::launch(saxpy, blocks, 256, 0, stream)(n, a, x, y);")
+
+    def test_spaces_around_configuration(self):
+        self.assertRewrite("k <<< g, b >>> (p);", "::simt::launch(k, g, b) (p);")
+
+    def test_configuration_with_parentheses_and_templates(self):
+        self.assertRewrite("k<<<dim3(a, b), std::min<int>(a, b), sizeof(Pair<int, Vec<2>>)>>>(p);",
+                           "::simt::launch(k, dim3(a, b), std::min<int>(a, b), "
+                           "sizeof(Pair<int, Vec<2>>))(p);")
+
+    def test_configuration_ending_with_template_closing(self):
+        self.assertRewrite("k<<<g, N<4>>>>(p);", "::simt::launch(k, g, N<4>)(p);")
+
+    def test_multiline_configuration_keeps_newlines(self):
+        self.assertRewrite("k<<<\n    grille,\n    bloc>>>(\n    p);",
+                           "::simt::launch(k,\n    grille,\n    bloc)(\n    p);")
+        self.assertRewrite("k\n<<<g, b>>>(p);", "::simt::launch(k\n, g, b)(p);")
+
+    def test_template_kernels(self):
+        self.assertRewrite("k<float><<<g, b>>>(p)", "::simt::launch(k<float>, g, b)(p)")
+        self.assertRewrite("k<float, 4><<<g, b>>>(p);", "::simt::launch(k<float, 4>, g, b)(p);")
+        # Le >> de Tile<2>> ferme deux niveaux de chevrons.
+        self.assertRewrite("ns::k<T, Tile<2>><<<g, b>>>(p);",
+                           "::simt::launch(ns::k<T, Tile<2>>, g, b)(p);")
+        self.assertRewrite("k<(N > 2), Tile<Pair<int, 2>>><<<g, b>>>(p);",
+                           "::simt::launch(k<(N > 2), Tile<Pair<int, 2>>>, g, b)(p);")
+
+    def test_qualified_names(self):
+        self.assertRewrite("noyaux::ressources::k<<<g, b>>>(p);",
+                           "::simt::launch(noyaux::ressources::k, g, b)(p);")
+        self.assertRewrite("::k<<<g, b>>>(p);", "::simt::launch(::k, g, b)(p);")
+        self.assertRewrite("return ::k<<<g, b>>>(p);", "return ::simt::launch(::k, g, b)(p);")
+        self.assertRewrite("Outer<int>::k<<<g, b>>>(p);", "::simt::launch(Outer<int>::k, g, b)(p);")
+
+    def test_member_access_and_pointers(self):
+        self.assertRewrite("obj.k<<<g, b>>>(p);", "::simt::launch(obj.k, g, b)(p);")
+        self.assertRewrite("ptr->k<<<g, b>>>(p);", "::simt::launch(ptr->k, g, b)(p);")
+        self.assertRewrite("(ptr)<<<g, b>>>(p);", "::simt::launch((ptr), g, b)(p);")
+        self.assertRewrite("(*fp)<<<g, b>>>(p);", "::simt::launch((*fp), g, b)(p);")
+        self.assertRewrite("table[i]<<<g, b>>>(p);", "::simt::launch(table[i], g, b)(p);")
+
+    def test_statement_context(self):
+        self.assertRewrite("if (ok) k<<<g, b>>>(p);", "if (ok) ::simt::launch(k, g, b)(p);")
+        self.assertRewrite("{k<<<g, b>>>(p);}", "{::simt::launch(k, g, b)(p);}")
+        # « case 1:::simt » se lirait « :: : » : une espace est insérée.
+        self.assertRewrite("case 1:k<<<g, b>>>(p);", "case 1: ::simt::launch(k, g, b)(p);")
+
+    def test_launch_inside_lambda(self):
+        self.assertRewrite("auto f = [&](int n) { k<<<n, 32>>>(p); };",
+                           "auto f = [&](int n) { ::simt::launch(k, n, 32)(p); };")
+
+    def test_several_launches(self):
+        self.assertRewrite("a<<<1, 1>>>(x);\nb<<<2, 2>>>(y);",
+                           "::simt::launch(a, 1, 1)(x);\n::simt::launch(b, 2, 2)(y);")
+
+    def test_comment_inside_configuration_is_kept(self):
+        self.assertRewrite("k<<<g /* blocs */, b>>>(p);", "::simt::launch(k, g /* blocs */, b)(p);")
+
+    def test_unrecognised_launch_is_reported(self):
+        _, diagnostics = rewrite_source("int x;\n<<<g, b>>>(p);", "k.cu")
+        self.assertEqual(len(diagnostics), 1)
+        self.assertTrue(diagnostics[0].startswith("k.cu:2: simt : "), diagnostics)
+
+
+class LeftAlone(RewriteTestCase):
+    def test_launch_in_strings_and_comments(self):
+        self.assertUnchanged('puts("k<<<1, 1>>>(p)");\n'
+                             "// k<<<1, 1>>>(p);\n"
+                             "/* k<<<1, 1>>>(p);\n   sur deux lignes */\n"
+                             "auto s = R\"x(k<<<1, 1>>>() )\" )x\";\n"
+                             "char c = '<';\n")
+
+    def test_shift_operators(self):
+        self.assertUnchanged("int y = a << b; int z = x >> 2; std::cout << x << '\\n';")
+
+    def test_nested_template_closing(self):
+        self.assertUnchanged("std::vector<std::vector<int>> v; std::vector<std::vector<std::vector<int>>> w;")
+
+    def test_operator_template_specialisation(self):
+        self.assertUnchanged("friend std::ostream& operator<<<>(std::ostream&, const Box<T>&);")
+
+    def test_literals_do_not_confuse_the_scanner(self):
+        # Séparateurs de chiffres et apostrophes échappées ne doivent pas ouvrir de littéral.
+        self.assertRewrite("int n = 1'000'000; char q = '\\''; k<<<n, 1>>>(q);",
+                           "int n = 1'000'000; char q = '\\''; ::simt::launch(k, n, 1)(q);")
+        self.assertRewrite('auto s = u8"\\"<<<"; k<<<1, 1>>>();',
+                           'auto s = u8"\\"<<<"; ::simt::launch(k, 1, 1)();')
+
+    def test_static_shared_memory(self):
+        self.assertUnchanged("__shared__ float tile[32][33];\n__shared__ int count;")
+
+
+class DynamicSharedMemory(RewriteTestCase):
+    def test_plain(self):
+        self.assertRewrite("extern __shared__ float s[];",
+                           "float* s = ::simt::dynamic_shared_memory<float>();")
+
+    def test_alignment_specifiers_are_dropped(self):
+        self.assertRewrite("extern __shared__ alignas(16) unsigned char buffer[];",
+                           "unsigned char* buffer = ::simt::dynamic_shared_memory<unsigned char>();")
+        self.assertRewrite("extern __shared__ __align__(sizeof(double)) float4 v [ ] ;",
+                           "float4* v = ::simt::dynamic_shared_memory<float4>();")
+        self.assertRewrite("alignas(alignof(float4)) extern __shared__ float s[];",
+                           "float* s = ::simt::dynamic_shared_memory<float>();")
+
+    def test_template_parameter(self):
+        self.assertRewrite("template <typename T>\n__global__ void k() {\n"
+                           "    extern __shared__ T smem[];\n}",
+                           "template <typename T>\n__global__ void k() {\n"
+                           "    T* smem = ::simt::dynamic_shared_memory<T>();\n}")
+
+    def test_declaration_over_several_lines_keeps_line_count(self):
+        self.assertRewrite("extern __shared__\n    float s[];\nint x;",
+                           "float* s = ::simt::dynamic_shared_memory<float>();\n\nint x;")
+
+    def test_in_comment_left_alone(self):
+        self.assertUnchanged("// extern __shared__ float s[];")
+
+
+class LineDirective(unittest.TestCase):
+    def test_directive_names_absolute_original_path(self):
+        output, _ = rewrite_source("int x;\n", "dossier/k.cu")
+        expected = os.path.abspath("dossier/k.cu")
+        self.assertEqual(output, f'#line 1 "{expected}"\nint x;\n')
+
+    def test_line_count_is_source_plus_directive(self):
+        source = "a<<<\n1,\n2>>>(x);\nextern __shared__\nint s[];\n"
+        output, _ = rewrite_source(source, "k.cu")
+        self.assertEqual(output.count("\n"), source.count("\n") + 1)
+
+    def test_crlf_is_preserved(self):
+        output, _ = rewrite_source("k<<<1, 1>>>();\r\nint x;\r\n", "k.cu")
+        self.assertTrue(output.startswith('#line 1 "'))
+        self.assertTrue(output.endswith('"\r\n::simt::launch(k, 1, 1)();\r\nint x;\r\n'))
+
+
+class UnsupportedFeatures(unittest.TestCase):
+    SOURCE = "\n".join([
+        "#include <mma.h>",                              # 1
+        "#include <cuda/ptx>",                           # 2
+        "// asm(\"nop\"); wgmma dans un commentaire",    # 3 : ignoré
+        "__global__ void __cluster_dims__(2, 1, 1) k() {",  # 4
+        '    asm volatile("cp.async.bulk.tensor.2d");',  # 5 : asm et TMA
+        "    __asm__(\"nop\");",                         # 6
+        "    auto c = cg::this_cluster();",              # 7
+        '    asm("wgmma.fence.sync.aligned;");',         # 8 : asm et wgmma
+        "    CUtensorMap map;",                          # 9
+        "    tcgen05_alloc();",                          # 10
+        "    wmma::fragment<A> f;",                      # 11
+        "}",
+    ])
+
+    def test_each_occurrence_with_file_and_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            source = pathlib.Path(tmp, "k.cuh")
+            source.write_text(self.SOURCE, encoding="utf-8")
+            result = run_cli("k.cuh", "sortie.cuh", cwd=tmp)
+            self.assertEqual(result.returncode, 1)
+            self.assertFalse(pathlib.Path(tmp, "sortie.cuh").exists())
+        lines = result.stderr.splitlines()
+        reported = [int(line.split(":")[1]) for line in lines]
+        self.assertEqual(reported, [1, 2, 4, 5, 5, 6, 7, 8, 8, 9, 10, 11])
+        for line in lines:
+            self.assertRegex(line, r"^k\.cuh:\d+: simt : .+ n'est pas émulée? par le processeur ; "
+                                   r"cet exemple est réservé au GPU \(BACKENDS gpu\)\.$")
+        self.assertIn("k.cuh:5: simt : l'assembleur en ligne (PTX) n'est pas émulé par le processeur ; "
+                      "cet exemple est réservé au GPU (BACKENDS gpu).", lines)
+
+    def test_feature_names_in_strings_only_are_ignored(self):
+        # Le mot-clé asm n'a de sens que dans le code ; cuda/barrier seul est accepté.
+        output, diagnostics = rewrite_source('#include <cuda/barrier>\nputs("asm(");\n', "k.cu")
+        self.assertEqual(diagnostics, [])
+
+
+class CommandLine(unittest.TestCase):
+    def test_single_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            source, output = pathlib.Path(tmp, "k.cu"), pathlib.Path(tmp, "sous/k.cu")
+            source.write_text("k<<<1, 1>>>();\n", encoding="utf-8")
+            result = run_cli(source, output)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(output.read_text(encoding="utf-8"),
+                             f'#line 1 "{source}"\n::simt::launch(k, 1, 1)();\n')
+
+    def test_refuses_to_overwrite_input(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            source = pathlib.Path(tmp, "k.cu")
+            source.write_text("int x;\n", encoding="utf-8")
+            self.assertEqual(run_cli(source, source).returncode, 2)
+            self.assertEqual(source.read_text(encoding="utf-8"), "int x;\n")
+
+    def test_folder_is_mirrored_and_unchanged_outputs_are_not_rewritten(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            source_dir, destination_dir = pathlib.Path(tmp, "src"), pathlib.Path(tmp, "dst")
+            files = {"a.cu": "k<<<1, 1>>>();\n", "inc/b.cuh": "extern __shared__ int s[];\n",
+                     "inc/c.h": "int c;\n", "d.hpp": "", "e.cpp": "int e;\n",
+                     "notes.md": "k<<<1, 1>>>\n"}
+            for name, text in files.items():
+                path = source_dir / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+
+            self.assertEqual(run_cli("--dossier", source_dir, destination_dir).returncode, 0)
+            mirrored = sorted(str(p.relative_to(destination_dir)) for p in destination_dir.rglob("*")
+                              if p.is_file())
+            self.assertEqual(mirrored, ["a.cu", "d.hpp", "e.cpp", "inc/b.cuh", "inc/c.h"])
+            self.assertIn("::simt::launch(k, 1, 1)();", (destination_dir / "a.cu").read_text())
+            self.assertIn("int* s = ::simt::dynamic_shared_memory<int>();",
+                          (destination_dir / "inc/b.cuh").read_text())
+
+            # Les sorties inchangées gardent leur date ; seule celle dont la source change est récrite.
+            past = time.time() - 1000
+            for path in destination_dir.rglob("*.*"):
+                os.utime(path, (past, past))
+            (source_dir / "e.cpp").write_text("int e = 2;\n", encoding="utf-8")
+            self.assertEqual(run_cli("--dossier", source_dir, destination_dir).returncode, 0)
+            for path in destination_dir.rglob("*.*"):
+                changed = path.stat().st_mtime != past
+                self.assertEqual(changed, path.name == "e.cpp", path)
+
+    def test_folder_reports_unsupported_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            source_dir = pathlib.Path(tmp, "src")
+            source_dir.mkdir()
+            (source_dir / "ok.cu").write_text("int x;\n", encoding="utf-8")
+            (source_dir / "ptx.cu").write_text("\nasm(\"nop\");\n", encoding="utf-8")
+            result = run_cli("--dossier", "src", "dst", cwd=tmp)
+            self.assertEqual(result.returncode, 1)
+            self.assertIn(f"{os.path.join('src', 'ptx.cu')}:2: simt : l'assembleur", result.stderr)
+            self.assertTrue(pathlib.Path(tmp, "dst/ok.cu").is_file())
+            self.assertFalse(pathlib.Path(tmp, "dst/ptx.cu").exists())
+
+
+class RepositoryExamples(unittest.TestCase):
+    """Les vrais exemples du dépôt se réécrivent sans diagnostic ni décalage de ligne."""
+
+    def test_all_examples(self):
+        sources = [p for p in (REPOSITORY / "examples").rglob("*") if p.suffix in SOURCE_SUFFIXES]
+        self.assertTrue(sources)
+        for path in sources:
+            with self.subTest(path=str(path.relative_to(REPOSITORY))):
+                text = path.read_text(encoding="utf-8")
+                output, diagnostics = rewrite_source(text, str(path))
+                self.assertEqual(diagnostics, [])
+                self.assertEqual(output.count("\n"), text.count("\n") + 1)
+                # Plus aucun <<< dans le code (ceux des commentaires et chaînes restent).
+                self.assertNotIn("<<<", mask_source(output)[0])
+
+    def test_grid_stride_launch(self):
+        path = REPOSITORY / "examples/ressources/01-boucle-grid-stride/boucle-grid-stride.cuh"
+        if not path.is_file():
+            self.skipTest("exemple absent")
+        text = path.read_text(encoding="utf-8")
+        output = rewrite(text, str(path))
+        self.assertIn("    ::simt::launch(saxpy_grid_stride, config.blocks, config.threads_per_block, "
+                      "0, stream)(n, a, x, y);\n", output)
+        changed = [(old, new) for old, new in zip(text.splitlines(), output.splitlines()) if old != new]
+        self.assertEqual(len(changed), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

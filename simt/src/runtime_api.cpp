@@ -1,0 +1,453 @@
+/**
+ * @file runtime_api.cpp
+ * @brief Sous-ensemble de l'API runtime CUDA, émulé sur le processeur. Les déclarations
+ *        viennent de cuda_runtime_api.h du toolkit ; ce fichier en donne les définitions.
+ *        Les flux s'exécutent dans l'ordre, de façon synchrone : un lancement est terminé
+ *        quand il rend la main.
+ */
+#include "internal.hpp"
+#include "simt/control.hpp"
+#include "simt/engine.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <new>
+#include <string>
+
+struct CUstream_st {
+    unsigned flags = 0;
+};
+
+struct CUevent_st {
+    std::chrono::steady_clock::time_point time{};
+    bool recorded = false;
+};
+
+namespace simt::detail {
+namespace {
+
+constexpr std::size_t kAllocationAlignment = 256;  // comme cudaMalloc
+
+struct State {
+    std::mutex mutex;
+    std::map<const std::byte*, std::size_t> allocations;  // début → taille
+    std::map<const void*, std::size_t> shared_limits;     // noyau → mémoire partagée dynamique
+    std::string diagnostic;
+    bool quiet = false;
+    int orders = 0;  // 0 : lire SIMT_ORDRES
+};
+
+State& state() {
+    static State instance;
+    return instance;
+}
+
+std::atomic<cudaError_t> last_error{cudaSuccess};
+std::atomic<cudaError_t> sticky{cudaSuccess};
+
+cudaDeviceProp make_properties() {
+    cudaDeviceProp p{};
+    std::snprintf(p.name, sizeof p.name, "simt, GPU émulé par le processeur");
+    p.major = 8;
+    p.minor = 0;
+    p.multiProcessorCount = 4;
+    p.warpSize = 32;
+    p.maxThreadsPerBlock = 1024;
+    p.maxThreadsDim[0] = 1024;
+    p.maxThreadsDim[1] = 1024;
+    p.maxThreadsDim[2] = 64;
+    p.maxGridSize[0] = 2147483647;
+    p.maxGridSize[1] = 65535;
+    p.maxGridSize[2] = 65535;
+    p.maxThreadsPerMultiProcessor = 2048;
+    p.maxBlocksPerMultiProcessor = 32;
+    p.sharedMemPerBlock = 48 * 1024;
+    p.sharedMemPerBlockOptin = 163 * 1024;
+    p.sharedMemPerMultiprocessor = 164 * 1024;
+    p.regsPerBlock = 65536;
+    p.regsPerMultiprocessor = 65536;
+    p.totalGlobalMem = std::size_t{4} << 30;
+    p.totalConstMem = 64 * 1024;
+    p.l2CacheSize = 4 << 20;
+    p.memoryBusWidth = 256;
+    p.cooperativeLaunch = 1;
+    p.concurrentKernels = 0;
+    p.unifiedAddressing = 1;
+    p.managedMemory = 1;
+    return p;
+}
+
+bool is_device_allocation(const void* pointer) {
+    std::lock_guard lock(state().mutex);
+    const auto* address = static_cast<const std::byte*>(pointer);
+    auto it = state().allocations.upper_bound(address);
+    if (it == state().allocations.begin()) return false;
+    --it;
+    return address < it->first + it->second || address == it->first;
+}
+
+cudaError_t fail(cudaError_t error) {
+    record_error(error);
+    return error;
+}
+
+}  // namespace
+
+void record_error(cudaError_t error) {
+    if (error != cudaSuccess) last_error = error;
+}
+cudaError_t sticky_error() { return sticky.load(); }
+void set_sticky_error(cudaError_t error) {
+    sticky = error;
+    last_error = error;
+}
+void clear_errors() {
+    sticky = cudaSuccess;
+    last_error = cudaSuccess;
+}
+
+void report(const std::string& message) {
+    std::lock_guard lock(state().mutex);
+    state().diagnostic = message;
+    if (!state().quiet) std::fprintf(stderr, "%s\n", message.c_str());
+}
+
+const cudaDeviceProp& emulated_properties() {
+    static const cudaDeviceProp properties = make_properties();
+    return properties;
+}
+
+std::size_t dynamic_shared_limit(const void* kernel) {
+    std::lock_guard lock(state().mutex);
+    const auto it = state().shared_limits.find(kernel);
+    return it == state().shared_limits.end() ? emulated_properties().sharedMemPerBlock : it->second;
+}
+
+int thread_orders() {
+    std::lock_guard lock(state().mutex);
+    if (state().orders > 0) return state().orders;
+    const char* text = std::getenv("SIMT_ORDRES");
+    return text ? std::max(1, std::atoi(text)) : 1;
+}
+
+MemorySnapshot snapshot_device_memory() {
+    std::lock_guard lock(state().mutex);
+    MemorySnapshot snapshot;
+    for (const auto& [begin, size] : state().allocations)
+        snapshot.emplace_back(const_cast<std::byte*>(begin), std::vector<std::byte>(begin, begin + size));
+    return snapshot;
+}
+
+void restore_device_memory(const MemorySnapshot& snapshot) {
+    for (const auto& [begin, bytes] : snapshot) std::memcpy(begin, bytes.data(), bytes.size());
+}
+
+}  // namespace simt::detail
+
+namespace simt {
+
+void set_thread_orders(int orders) {
+    std::lock_guard lock(detail::state().mutex);
+    detail::state().orders = std::max(1, orders);
+}
+
+std::string last_diagnostic() {
+    std::lock_guard lock(detail::state().mutex);
+    return detail::state().diagnostic;
+}
+
+void clear_diagnostic() {
+    std::lock_guard lock(detail::state().mutex);
+    detail::state().diagnostic.clear();
+}
+
+void set_quiet(bool quiet) {
+    std::lock_guard lock(detail::state().mutex);
+    detail::state().quiet = quiet;
+}
+
+}  // namespace simt
+
+using simt::detail::fail;
+using simt::detail::is_device_allocation;
+using simt::detail::state;
+
+// ---- Erreurs ---------------------------------------------------------------------------
+
+cudaError_t cudaGetLastError() { return simt::detail::last_error.exchange(simt::detail::sticky.load()); }
+cudaError_t cudaPeekAtLastError() { return simt::detail::last_error.load(); }
+
+const char* cudaGetErrorName(cudaError_t error) {
+    switch (error) {
+        case cudaSuccess: return "cudaSuccess";
+        case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+        case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+        case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+        case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+        case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+        case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+        case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+        case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
+        case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
+        case cudaErrorNotSupported: return "cudaErrorNotSupported";
+        case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+        default: return "cudaErrorUnknown";
+    }
+}
+
+const char* cudaGetErrorString(cudaError_t error) {
+    switch (error) {
+        case cudaSuccess: return "aucune erreur";
+        case cudaErrorInvalidValue: return "valeur invalide";
+        case cudaErrorMemoryAllocation: return "mémoire insuffisante";
+        case cudaErrorInvalidConfiguration: return "configuration de lancement invalide";
+        case cudaErrorInvalidDevicePointer: return "pointeur de périphérique invalide";
+        case cudaErrorInvalidDevice: return "périphérique invalide";
+        case cudaErrorInvalidResourceHandle: return "flux ou événement invalide";
+        case cudaErrorLaunchFailure: return "le noyau a échoué (voir le diagnostic de simt)";
+        case cudaErrorLaunchTimeout: return "le noyau ne progresse plus (interblocage)";
+        case cudaErrorCooperativeLaunchTooLarge: return "grille coopérative trop grande pour le périphérique";
+        case cudaErrorNotSupported: return "opération non émulée par simt";
+        case cudaErrorInvalidMemcpyDirection: return "sens de copie invalide";
+        default: return "erreur inconnue";
+    }
+}
+
+// ---- Périphérique ----------------------------------------------------------------------
+
+cudaError_t cudaGetDeviceCount(int* count) {
+    if (!count) return fail(cudaErrorInvalidValue);
+    *count = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+    if (!device) return fail(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
+    if (!properties) return fail(cudaErrorInvalidValue);
+    if (device != 0) return fail(cudaErrorInvalidDevice);
+    *properties = simt::detail::emulated_properties();
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
+    if (!value) return fail(cudaErrorInvalidValue);
+    if (device != 0) return fail(cudaErrorInvalidDevice);
+    const cudaDeviceProp& p = simt::detail::emulated_properties();
+    switch (attribute) {
+        case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+        case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+        case cudaDevAttrWarpSize: *value = p.warpSize; break;
+        case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
+        case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
+        case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+        case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+        case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+        case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+        case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+        case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+        default: return fail(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize() { return simt::detail::sticky_error(); }
+cudaError_t cudaDeviceReset() {
+    simt::detail::clear_errors();
+    return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int* version) {
+    if (!version) return fail(cudaErrorInvalidValue);
+    *version = CUDART_VERSION;
+    return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* version) {
+    if (!version) return fail(cudaErrorInvalidValue);
+    *version = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+// ---- Mémoire ---------------------------------------------------------------------------
+
+cudaError_t cudaMalloc(void** pointer, size_t size) {
+    if (!pointer) return fail(cudaErrorInvalidValue);
+    if (size == 0) {
+        *pointer = nullptr;
+        return cudaSuccess;
+    }
+    // Taille exacte : AddressSanitizer (preset sanitize) signale tout accès au-delà.
+    void* memory = ::operator new(size, std::align_val_t{simt::detail::kAllocationAlignment}, std::nothrow);
+    if (!memory) return fail(cudaErrorMemoryAllocation);
+    {
+        std::lock_guard lock(state().mutex);
+        state().allocations[static_cast<const std::byte*>(memory)] = size;
+    }
+    *pointer = memory;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMallocManaged(void** pointer, size_t size, unsigned int) { return cudaMalloc(pointer, size); }
+
+cudaError_t cudaFree(void* pointer) {
+    if (!pointer) return cudaSuccess;
+    {
+        std::lock_guard lock(state().mutex);
+        if (state().allocations.erase(static_cast<const std::byte*>(pointer)) == 0)
+            return fail(cudaErrorInvalidValue);
+    }
+    ::operator delete(pointer, std::align_val_t{simt::detail::kAllocationAlignment});
+    return cudaSuccess;
+}
+
+cudaError_t cudaMallocHost(void** pointer, size_t size) {
+    if (!pointer) return fail(cudaErrorInvalidValue);
+    *pointer = std::malloc(std::max<std::size_t>(size, 1));
+    return *pointer ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+}
+cudaError_t cudaHostAlloc(void** pointer, size_t size, unsigned int) { return cudaMallocHost(pointer, size); }
+cudaError_t cudaFreeHost(void* pointer) {
+    std::free(pointer);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void* destination, const void* source, size_t count, cudaMemcpyKind kind) {
+    if (simt::detail::sticky_error() != cudaSuccess) return simt::detail::sticky_error();
+    if (count == 0) return cudaSuccess;
+    if (!destination || !source) return fail(cudaErrorInvalidValue);
+    const bool to_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    const bool from_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if (kind != cudaMemcpyDefault && kind != cudaMemcpyHostToHost &&
+        ((to_device && !is_device_allocation(destination)) || (from_device && !is_device_allocation(source))))
+        return fail(cudaErrorInvalidValue);
+    std::memmove(destination, source, count);
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void* destination, const void* source, size_t count, cudaMemcpyKind kind,
+                            cudaStream_t) {
+    return cudaMemcpy(destination, source, count, kind);
+}
+cudaError_t cudaMemset(void* pointer, int value, size_t count) {
+    if (count == 0) return cudaSuccess;
+    if (!is_device_allocation(pointer)) return fail(cudaErrorInvalidValue);
+    std::memset(pointer, value, count);
+    return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void* pointer, int value, size_t count, cudaStream_t) {
+    return cudaMemset(pointer, value, count);
+}
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* source, size_t count, size_t offset,
+                               cudaMemcpyKind) {
+    std::memcpy(static_cast<char*>(const_cast<void*>(symbol)) + offset, source, count);
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpyFromSymbol(void* destination, const void* symbol, size_t count, size_t offset,
+                                 cudaMemcpyKind) {
+    std::memcpy(destination, static_cast<const char*>(symbol) + offset, count);
+    return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
+    if (!free || !total) return fail(cudaErrorInvalidValue);
+    *total = simt::detail::emulated_properties().totalGlobalMem;
+    std::size_t used = 0;
+    {
+        std::lock_guard lock(state().mutex);
+        for (const auto& allocation : state().allocations) used += allocation.second;
+    }
+    *free = *total > used ? *total - used : 0;
+    return cudaSuccess;
+}
+
+// ---- Flux et événements (exécution synchrone, donc dans l'ordre) ---------------------------
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+    if (!stream) return fail(cudaErrorInvalidValue);
+    *stream = new CUstream_st{};
+    return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+    if (!stream) return fail(cudaErrorInvalidValue);
+    *stream = new CUstream_st{flags};
+    return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+    if (!stream) return fail(cudaErrorInvalidResourceHandle);
+    delete stream;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return simt::detail::sticky_error(); }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return cudaSuccess; }
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+    if (!event) return fail(cudaErrorInvalidValue);
+    *event = new CUevent_st{};
+    return cudaSuccess;
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) { return cudaEventCreate(event); }
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+    if (!event) return fail(cudaErrorInvalidResourceHandle);
+    delete event;
+    return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+    if (!event) return fail(cudaErrorInvalidResourceHandle);
+    event->time = std::chrono::steady_clock::now();
+    event->recorded = true;
+    return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+    if (!event) return fail(cudaErrorInvalidResourceHandle);
+    return simt::detail::sticky_error();
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+    return event ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
+cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) {
+    if (!milliseconds || !start || !end) return fail(cudaErrorInvalidValue);
+    if (!start->recorded || !end->recorded) return fail(cudaErrorInvalidResourceHandle);
+    *milliseconds = std::chrono::duration<float, std::milli>(end->time - start->time).count();
+    return cudaSuccess;
+}
+
+// ---- Noyaux : attributs, occupation, lancements par pointeur ---------------------------
+
+cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attribute, int value) {
+    if (attribute == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (value < 0 || std::size_t(value) > simt::detail::emulated_properties().sharedMemPerBlockOptin)
+            return fail(cudaErrorInvalidValue);
+        std::lock_guard lock(state().mutex);
+        state().shared_limits[kernel] = std::size_t(value);
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel) {
+    if (!attributes || !kernel) return fail(cudaErrorInvalidValue);
+    *attributes = {};
+    attributes->maxThreadsPerBlock = simt::detail::emulated_properties().maxThreadsPerBlock;
+    attributes->maxDynamicSharedSizeBytes = int(simt::detail::dynamic_shared_limit(kernel));
+    attributes->numRegs = 32;  // inconnu pour l'émulateur : une valeur plausible
+    attributes->ptxVersion = 80;
+    attributes->binaryVersion = 80;
+    return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* kernel, int block_size,
+                                                          size_t dynamic_shared) {
+    if (!blocks || block_size <= 0) return fail(cudaErrorInvalidValue);
+    const cudaDeviceProp& p = simt::detail::emulated_properties();
+    int count = std::min(p.maxBlocksPerMultiProcessor, p.maxThreadsPerMultiProcessor / block_size);
+    if (dynamic_shared > 0) count = std::min<int>(count, int(p.sharedMemPerMultiprocessor / dynamic_shared));
+    (void)kernel;
+    *blocks = std::max(count, 0);
+    return cudaSuccess;
+}
+cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t) {
+    simt::detail::report("simt : cudaLaunchCooperativeKernel appelé sans la réécriture des sources "
+                         "(simt-run ou la construction cpu) : les types des arguments sont inconnus");
+    return fail(cudaErrorNotSupported);
+}
