@@ -6,6 +6,7 @@
 #   <id>-bench   le benchmark Google Benchmark (bench.cu), s'il existe.
 # Tests ctest, nommés <partie>.<NN-slug>.<type> :
 #   .gpu    test.cu sur un vrai GPU ; ignoré (Skipped) si aucun n'est utilisable ;
+#   .cpu    le même test.cu sur l'émulateur simt (si BACKENDS contient cpu) ;
 #   .bench  le benchmark, exécuté brièvement pour vérifier qu'il tourne (GPU requis) ;
 #   .sass   les attentes sur le code machine, pour chaque architecture de CMAKE_CUDA_ARCHITECTURES ;
 #   .cli    le programme refuse les arguments invalides avec un message clair et un code non nul.
@@ -59,6 +60,18 @@ function(noyaux_add_example)
   set_tests_properties(${test_prefix}.gpu PROPERTIES
     LABELS "gpu;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE})
   list(APPEND tests ${test_prefix}.gpu)
+
+  # Les mêmes tests sur l'émulateur simt : même source, mêmes assertions.
+  if("cpu" IN_LIST EX_BACKENDS)
+    file(GLOB headers CONFIGURE_DEPENDS ${dir}/*.cuh ${dir}/*.hpp)
+    simt_rewritten_sources(cpu_sources ${dir}/test.cu ${headers})
+    add_executable(${id}-test-cpu ${cpu_sources})
+    target_link_libraries(${id}-test-cpu PRIVATE noyaux_common_cpu noyaux_test_main_cpu)
+    set_target_properties(${id}-test-cpu PROPERTIES ENABLE_EXPORTS ON)
+    add_test(NAME ${test_prefix}.cpu COMMAND ${id}-test-cpu)
+    set_tests_properties(${test_prefix}.cpu PROPERTIES LABELS "cpu;${part}")
+    list(APPEND tests ${test_prefix}.cpu)
+  endif()
 
   # Le benchmark, ou la raison de son absence.
   if(EXISTS ${dir}/bench.cu)
