@@ -16,10 +16,8 @@ target_compile_options(noyaux_warnings INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Werror>
   $<$<COMPILE_LANGUAGE:CUDA>:--Werror=all-warnings -Xcompiler=-Wall,-Wextra,-Wshadow,-Werror>)
 
-if(NOYAUX_SANITIZE)
-  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer>)
-  add_link_options(-fsanitize=address,undefined)
-endif()
+# NOYAUX_SANITIZE (preset sanitize) : les cibles de l'émulateur simt, donc les tests cpu,
+# sont compilées avec AddressSanitizer et UBSan (voir simt/CMakeLists.txt).
 
 # Site, référence API, tests « sass », « docs » et « browser » : ils demandent l'environnement
 # Python de ci/setup. Une machine GPU nue peut s'en passer (preset gpu).
