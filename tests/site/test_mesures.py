@@ -49,5 +49,26 @@ class RenderMeasurements(unittest.TestCase):
         self.assertIn("Non mesuré", rendered)
 
 
+class RenderEmulationTimes(unittest.TestCase):
+    def test_without_measurements_says_so(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rendered = mesures.render_emulation("<!-- noyaux:temps-emulation -->", Path(folder))
+        self.assertIn("Non mesuré", rendered)
+
+    def test_lists_emulated_tests_with_machine_and_date(self):
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "emulation.json").write_text(json.dumps({
+                "date": "2000-01-02", "processeur": "Processeur de test", "coeurs": 2,
+                "duree_totale_s": 1234.5,
+                "tests": {"a.b.cpu": 0.25, "simt.emulateur.cpu": 3.5, "commun.x.outils": 9.0}}),
+                encoding="utf-8")
+            rendered = mesures.render_emulation("<!-- noyaux:temps-emulation -->", Path(folder))
+        self.assertIn("le 2000-01-02 sur 2 cœurs (Processeur de test)", rendered)
+        self.assertIn("en 1\u202f234,5 s", rendered)
+        self.assertIn("| `a.b.cpu` | 0,25 |", rendered)
+        self.assertIn("| `simt.emulateur.cpu` | 3,50 |", rendered)
+        self.assertNotIn("commun.x.outils", rendered)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -20,6 +20,7 @@ from manifeste import Example, ManifestError, read_manifest  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 KATEX = Path("/usr/share/javascript/katex")
 RESULTS = ROOT / "results" / "gpu"
+CPU_RESULTS = ROOT / "results" / "cpu"
 BOX_TEMPLATE = "partials/exemple-compilable.html"
 
 _state: dict = {}
@@ -95,7 +96,7 @@ def on_page_markdown(markdown, page, config, files):
                               "(absent du manifeste construit par CMake)")
         boxes.append(_box(example, page, files))
     page.meta["noyaux_boxes"] = boxes
-    return mesures.render(markdown, RESULTS)
+    return mesures.render_emulation(mesures.render(markdown, RESULTS), CPU_RESULTS)
 
 
 def on_page_content(html, page, config, files):

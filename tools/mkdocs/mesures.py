@@ -70,3 +70,27 @@ def render(markdown: str, results_dir: Path) -> str:
         data = latest_results(results_dir, bench)
         return table(data, bench, reference) if data else NOT_MEASURED.format(bench=bench)
     return MARKER.sub(replace, markdown)
+
+
+EMULATION_MARKER = re.compile(r"<!--\s*noyaux:temps-emulation\s*-->")
+
+
+def emulation_table(results_dir: Path) -> str:
+    """Durées des tests cpu enregistrées par ci/mesurer-emulation (temps du processeur)."""
+    path = results_dir / "emulation.json"
+    if not path.is_file():
+        return ('!!! warning "Non mesuré"\n    Aucune durée enregistrée : lancez '
+                "`ci/mesurer-emulation` après `./ci/test`.")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    lines = [f"Durées mesurées par `ci/mesurer-emulation` le {data['date']} sur {data['coeurs']} "
+             f"cœurs ({data['processeur']}) : toute l'étiquette `cpu` en "
+             f"{french_number(data['duree_totale_s'], 1)} s.", "",
+             "| Test | Durée (s) |", "| --- | ---: |"]
+    for name, seconds in sorted(data["tests"].items()):
+        if ".cpu" in name or name.startswith("simt."):
+            lines.append(f"| `{name}` | {french_number(seconds, 2)} |")
+    return "\n".join(lines)
+
+
+def render_emulation(markdown: str, results_dir: Path) -> str:
+    return EMULATION_MARKER.sub(lambda _: emulation_table(results_dir), markdown)
