@@ -4,14 +4,15 @@
 Le site est servi sur 127.0.0.1 par http.server ; Chromium ne peut résoudre aucun autre
 nom d'hôte. Vérifie :
   a. l'accueil en français (langue, titre, champ de recherche, onglets) ;
-  b. la recherche, qui doit trouver une page à partir d'une forme fléchie (« lancements »
-     alors que la page dit « lancement ») ;
+  b. la recherche, qui doit trouver une page à partir d'une autre flexion d'un mot
+     (« lancements » alors que la page dit « lancement ») ;
   c. l'encadré « Exemple compilable » et ses trois liens ;
-  d. qu'aucune requête ne quitte 127.0.0.1 et que la console reste sans erreur ;
+  d. qu'aucune requête ne quitte 127.0.0.1 (pages, workers, navigateur lui-même) et que
+     la console reste sans erreur ;
   e. les captures d'écran (accueil.png, recherche.png, exemple.png).
 
 Codes de sortie : 0 tout passe, 1 au moins une vérification échoue, 2 environnement
-incomplet (site non construit, Chromium ou chromedriver absent).
+incomplet (site non construit, Selenium, Chromium ou chromedriver absent).
 
     python tests/browser/test_navigateur.py --site build/site --captures build/captures
 """
@@ -33,10 +34,21 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError as error:
+    print(f"test_navigateur : Selenium introuvable ({error}) : lancez ./ci/setup", file=sys.stderr)
+    sys.exit(2)
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
-# Tout ce qui pourrait joindre un service de Google ou un autre hôte est coupé ;
-# la règle de résolution fait échouer tout nom autre que 127.0.0.1.
+# Services d'arrière-plan coupés autant que Chromium le permet ; la règle de résolution
+# fait échouer tout nom d'hôte autre que 127.0.0.1 : ce qui s'obstine ne sort pas (vérifié
+# en d sur le journal réseau de Chromium).
 CHROMIUM_FLAGS = [
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
     "--no-first-run", "--disable-background-networking", "--disable-component-update",
@@ -49,21 +61,20 @@ CHROMIUM_FLAGS = [
 TABS = ["Accueil", "Ressources", "GEMM", "Megakernels", "Glossaire", "Exemples"]
 GRID_STRIDE = "ressources/boucle-grid-stride.html"
 EXAMPLE_DIR = "examples/ressources/01-boucle-grid-stride"
-# Formes absentes du site, présentes sur la page sous une autre flexion :
-# seul le radical (racinisation française de lunr) peut les faire correspondre.
+# Requête → forme présente sur la page. Les requêtes n'apparaissent nulle part dans le
+# site : seule une recherche qui rapproche les flexions peut trouver la page.
 SEARCHES = {"lancements": "lancement", "débordements": "débordement"}
 INTERNAL_SCHEMES = {"data", "blob", "about", "chrome"}
+CAPTURES = ["accueil.png", "recherche.png", "exemple.png"]
 WAIT_S = 10
 MIN_PNG_BYTES = 10_000
 
-try:
-    from selenium import webdriver
-    from selenium.common.exceptions import WebDriverException
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
-except ImportError as error:
-    sys.exit(f"test_navigateur : Selenium introuvable ({error}) : lancez ./ci/setup")
+# Compteur et liens de résultats lus d'un seul appel, pour ne tenir aucun élément périmé.
+RESULTS_JS = """
+const meta = document.querySelector(".md-search-result__meta").textContent.trim();
+const links = document.querySelectorAll(".md-search-result__list a.md-search-result__link");
+return [meta, Array.from(links, link => link.href)];
+"""
 
 
 class SetupError(Exception):
@@ -73,44 +84,43 @@ class SetupError(Exception):
 @dataclass
 class Session:
     driver: webdriver.Chrome
-    base: str                      # http://127.0.0.1:PORT/
+    origin: str                    # http://127.0.0.1:PORT
     site: Path
     captures: Path
+    netlog: Path                   # journal réseau de Chromium, complet une fois fermé
     requests: list[tuple[str, str]] = field(default_factory=list)  # (page, URL demandée)
     console: list[tuple[str, str]] = field(default_factory=list)   # (page, message SEVERE)
 
-    def drain_logs(self, page: str) -> None:
-        """Relève les journaux du navigateur (ils se vident à chaque lecture)."""
-        for entry in self.driver.get_log("performance"):
+    def url(self, page: str) -> str:
+        return urljoin(self.origin + "/", page)
+
+    def is_local(self, url: str) -> bool:
+        return urlsplit(url).scheme in INTERNAL_SCHEMES or url.startswith(self.origin + "/")
+
+    def drain_logs(self, page: str) -> int:
+        """Relève les journaux du navigateur (chaque lecture les vide) ; rend leur nombre."""
+        performance, browser = self.driver.get_log("performance"), self.driver.get_log("browser")
+        for entry in performance:
             event = json.loads(entry["message"])["message"]
             if event["method"] == "Network.requestWillBeSent":
                 self.requests.append((page, event["params"]["request"]["url"]))
-        for entry in self.driver.get_log("browser"):
-            if entry["level"] == "SEVERE":
-                self.console.append((page, entry["message"]))
+        self.console += [(page, entry["message"])
+                         for entry in browser if entry["level"] == "SEVERE"]
+        return len(performance) + len(browser)
 
     def visit(self, page: str) -> None:
-        self.driver.get(urljoin(self.base, page))
-        self.drain_logs(page)
+        self.driver.get(self.url(page))
+        # Le favicon et d'autres requêtes partent après l'événement « load » : on relève
+        # les journaux jusqu'à un silence de 0,3 s (3 s au plus).
+        deadline = time.monotonic() + 3
+        while self.drain_logs(page) and time.monotonic() < deadline:
+            time.sleep(0.3)
 
     def capture(self, name: str) -> None:
         self.driver.save_screenshot(str(self.captures / name))
 
 
-# --- Serveur et navigateur ----------------------------------------------------------
-
-@contextmanager
-def serve(site: Path):
-    handler = functools.partial(QuietHandler, directory=str(site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)  # port 0 : un port libre
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
+# --- Serveur et navigateur ---------------------------------------------------------------
 
 class QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 (signature imposée)
@@ -118,29 +128,41 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def chromium():
+def serve(site: Path):
+    handler = functools.partial(QuietHandler, directory=str(site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)  # port 0 : un port libre
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextmanager
+def chromium(workdir: Path, netlog: Path):
     # Chemins explicites : Selenium Manager n'est pas lancé ; SE_OFFLINE lui interdirait
-    # de toute façon de télécharger un pilote s'il l'était.
+    # de toute façon de télécharger quoi que ce soit s'il l'était.
     os.environ["SE_OFFLINE"] = "true"
-    with tempfile.TemporaryDirectory(prefix="noyaux-chromium-", ignore_cleanup_errors=True) as profile:
-        options = webdriver.ChromeOptions()
-        options.binary_location = str(CHROMIUM)
-        for flag in CHROMIUM_FLAGS + [f"--user-data-dir={profile}"]:
-            options.add_argument(flag)
-        options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-        try:
-            driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)),
-                                      options=options)
-        except WebDriverException as error:
-            raise SetupError(f"Chromium ne démarre pas : {error.msg}") from error
-        driver.set_page_load_timeout(30)
-        try:
-            yield driver
-        finally:
-            driver.quit()
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS + [f"--user-data-dir={workdir / 'profil'}",
+                                  f"--log-net-log={netlog}"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    try:
+        driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)),
+                                  options=options)
+    except WebDriverException as error:
+        raise SetupError(f"Chromium ne démarre pas : {error.msg}") from error
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
 
 
-def fetch_status(url: str) -> tuple[int, str]:
+def fetch(url: str) -> tuple[int, str]:
     """Code HTTP et corps, sans passer par un éventuel mandataire de l'environnement."""
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
@@ -150,59 +172,69 @@ def fetch_status(url: str) -> tuple[int, str]:
         return error.code, ""
 
 
-# --- Vérifications : chacune rend (problèmes, résumé) ----------------------------------
+# --- Vérifications dans le navigateur : chacune rend (problèmes, résumé) -------------------
 
 def check_home(s: Session) -> tuple[list[str], str]:
     s.visit("index.html")
     s.capture("accueil.png")
     driver, problems = s.driver, []
-    lang = driver.find_element(By.TAG_NAME, "html").get_attribute("lang")
+    lang = driver.find_element(By.TAG_NAME, "html").get_dom_attribute("lang")
     if lang != "fr":
         problems.append(f"<html lang> vaut « {lang} », attendu « fr »")
     if "Noyaux" not in driver.title:
         problems.append(f"le titre « {driver.title} » ne contient pas « Noyaux »")
-    placeholder = driver.find_element(By.CSS_SELECTOR, "input.md-search__input").get_attribute("placeholder")
+    field_ = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
+    placeholder = field_.get_dom_attribute("placeholder")
     if placeholder != "Rechercher":
-        problems.append(f"le champ de recherche affiche « {placeholder} », attendu « Rechercher »")
+        problems.append(f"le champ de recherche affiche « {placeholder} », pas « Rechercher »")
     tabs = [link.text.strip() for link in driver.find_elements(By.CSS_SELECTOR, ".md-tabs__link")]
     missing = [tab for tab in TABS if tab not in tabs]
     if missing:
         problems.append(f"onglets manquants : {', '.join(missing)} (trouvés : {', '.join(tabs)})")
-    return problems, f"accueil en français : lang=fr, titre « {driver.title} », onglets {' · '.join(tabs)}"
+    return problems, f"lang=fr, titre « {driver.title} », onglets {' · '.join(tabs)}"
 
 
 def search(s: Session, query: str) -> tuple[str, list[str]]:
     """Tape la requête touche par touche ; rend le texte du compteur et les liens trouvés."""
     driver = s.driver
-    field_ = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
-    field_.click()
-    field_.clear()
-    meta = driver.find_element(By.CSS_SELECTOR, ".md-search-result__meta")
+    box = driver.find_element(By.CSS_SELECTOR, "input.md-search__input")
+    box.click()
+    box.clear()
     # Tant que l'index n'est pas chargé, le compteur dit « Initialisation de la recherche ».
-    WebDriverWait(driver, WAIT_S).until(lambda _: "Initialisation" not in meta.text)
+    WebDriverWait(driver, WAIT_S).until(
+        lambda _: "Initialisation" not in driver.execute_script(RESULTS_JS)[0])
     for key in query:
-        field_.send_keys(key)
-    WebDriverWait(driver, WAIT_S).until(lambda _: "trouvé" in meta.text)
-    links = [a.get_attribute("href") for a in
-             driver.find_elements(By.CSS_SELECTOR, ".md-search-result__list a.md-search-result__link")]
+        box.send_keys(key)
+    # Material relance la recherche à chaque touche : on attend deux relevés identiques.
+    last = None
+
+    def settled(_):
+        nonlocal last
+        state, previous = driver.execute_script(RESULTS_JS), last
+        last = state
+        return state if state == previous and "trouvé" in state[0] else False
+
+    meta, links = WebDriverWait(driver, WAIT_S, poll_frequency=0.5).until(settled)
     s.drain_logs(f"recherche « {query} »")
-    return meta.text, links
+    return meta, links
 
 
 def check_search(s: Session) -> tuple[list[str], str]:
     s.visit("index.html")
     problems, found = [], []
-    target = urlsplit(urljoin(s.base, GRID_STRIDE)).path
+    target = urlsplit(s.url(GRID_STRIDE)).path
     for query, form_on_page in SEARCHES.items():
         meta, links = search(s, query)
+        if query == next(iter(SEARCHES)):
+            s.capture("recherche.png")
         if any(urlsplit(link).path == target for link in links):
             found.append(f"« {query} » ({meta})")
         else:
-            problems.append(f"la recherche « {query} » ne trouve pas {GRID_STRIDE}, dont le texte "
-                            f"dit « {form_on_page} » ; compteur « {meta} », liens : {links or 'aucun'}")
-        if query == next(iter(SEARCHES)):
-            s.capture("recherche.png")
-    return problems, f"recherche par forme fléchie : {', '.join(found)} → {GRID_STRIDE}"
+            # Material cherche « requête* » (un préfixe) : le pluriel ne trouve le singulier
+            # que si le séparateur de plugins.search (mkdocs.yml) retire le « s » final.
+            problems.append(f"« {query} » ne trouve pas {GRID_STRIDE}, "
+                            f"qui dit « {form_on_page} » (compteur « {meta} »)")
+    return problems, f"{', '.join(found)} → {GRID_STRIDE}"
 
 
 def check_example_box(s: Session) -> tuple[list[str], str]:
@@ -210,26 +242,24 @@ def check_example_box(s: Session) -> tuple[list[str], str]:
     s.capture("exemple.png")
     boxes = s.driver.find_elements(By.CSS_SELECTOR, "aside.noyaux-exemple")
     if not boxes:
-        return [f"{GRID_STRIDE} : encadré « Exemple compilable » (aside.noyaux-exemple) absent"], ""
+        return [f"{GRID_STRIDE} : pas d'encadré « Exemple compilable » (aside.noyaux-exemple)"], ""
     box, problems = boxes[0], []
     if EXAMPLE_DIR not in box.text:
-        problems.append(f"l'encadré ne montre pas le dossier {EXAMPLE_DIR} : « {box.text} »")
+        text = " ".join(box.text.split())
+        problems.append(f"l'encadré ne montre pas le dossier {EXAMPLE_DIR} : « {text} »")
     links = {a.text.strip(): a.get_attribute("href") for a in box.find_elements(By.TAG_NAME, "a")}
     for label in ("sources", "README", "référence de l'API"):
         url = links.get(label)
         if url is None:
             problems.append(f"lien « {label} » absent de l'encadré (liens : {', '.join(links)})")
             continue
-        status, body = fetch_status(url)
+        status, body = fetch(url)
         anchor = urlsplit(url).fragment
         if status != 200:
             problems.append(f"lien « {label} » → {url} : HTTP {status}")
         elif anchor and f'id="{anchor}"' not in body:
             problems.append(f"lien « {label} » → {url} : ancre #{anchor} absente de la page")
-    if links.get("référence de l'API"):
-        # Visitée aussi dans le navigateur, pour que ses requêtes soient contrôlées en (d).
-        s.visit(links["référence de l'API"])
-    return problems, f"encadré « Exemple compilable » : {EXAMPLE_DIR}, 3 liens en HTTP 200"
+    return problems, f"dossier {EXAMPLE_DIR}, liens {', '.join(links)} en HTTP 200"
 
 
 def math_page(site: Path) -> str | None:
@@ -241,26 +271,63 @@ def math_page(site: Path) -> str | None:
     return None
 
 
-def check_network(s: Session) -> tuple[list[str], str]:
-    s.visit("exemples/index.html")
+def check_page_requests(s: Session) -> tuple[list[str], str]:
+    """Fin du parcours (catalogue, référence API, page à formules), puis bilan des pages."""
+    s.visit(GRID_STRIDE)
+    api = s.driver.find_element(By.CSS_SELECTOR, "aside.noyaux-exemple a[href*='api/']")
+    api = api.get_attribute("href")  # adresse absolue, résolue par le navigateur
+    pages = ["exemples/index.html", api.removeprefix(s.origin + "/")]
     maths = math_page(s.site)
-    if maths:
-        s.visit(maths)
-    s.drain_logs("fin du parcours")
-    allowed = urlsplit(s.base).netloc
-    offenders = [f"{page} : {url}" for page, url in s.requests
-                 if urlsplit(url).scheme not in INTERNAL_SCHEMES and urlsplit(url).netloc != allowed]
-    problems = [f"requête hors de {allowed} — {line}" for line in offenders]
-    problems += [f"erreur de console — {page} : {message}" for page, message in s.console]
-    pages = len({page for page, _ in s.requests})
+    pages += [maths] if maths else []
+    for page in pages:
+        s.visit(page)
+    problems = [f"requête hors de {s.origin} (relevée après {page}) : {url}"
+                for page, url in s.requests if not s.is_local(url)]
+    problems += [f"erreur de console (relevée après {page}) : {message}"
+                 for page, message in s.console]
+    served = sum(url.startswith(s.origin) for _, url in s.requests)
     note = f"page à formules {maths}" if maths else "aucune page à formules dans le site"
-    return problems, (f"réseau : {len(s.requests)} requêtes sur {pages} pages, toutes vers {allowed} ; "
+    return problems, (f"{served} requêtes des pages, toutes vers {s.origin}, "
                       f"console sans erreur ; {note}")
+
+
+BROWSER_CHECKS = [
+    ("a. accueil en français", check_home),
+    ("b. recherche par flexion", check_search),
+    ("c. encadré « Exemple compilable »", check_example_box),
+    ("d. requêtes des pages et console", check_page_requests),
+]
+
+
+# --- Vérifications une fois Chromium fermé ---------------------------------------------------
+
+def check_connections(s: Session) -> tuple[list[str], str]:
+    """Journal réseau de Chromium : il voit aussi les workers et le navigateur lui-même."""
+    log = json.loads(s.netlog.read_text("utf-8"))
+    names = {number: name for name, number in log["constants"]["logEventTypes"].items()}
+    problems, browser_hosts = [], set()
+    for event in log["events"]:
+        name, params = names[event["type"]], event.get("params", {})
+        if name == "URL_REQUEST_START_JOB" and "url" in params and not s.is_local(params["url"]):
+            if params.get("initiator") == s.origin:
+                problems.append(f"requête du site hors de {s.origin} : {params['url']}")
+            else:
+                browser_hosts.add(urlsplit(params["url"]).hostname)
+        elif name == "TCP_CONNECT_ATTEMPT" and "address" in params \
+                and not params["address"].startswith("127.0.0.1:"):
+            problems.append(f"connexion TCP vers {params['address']}")
+        elif name == "UDP_BYTES_SENT":  # Chromium connecte des sockets UDP sans rien envoyer
+            problems.append(f"datagramme UDP envoyé ({params})")
+    summary = "aucune connexion hors de 127.0.0.1"
+    if browser_hosts:
+        hosts = ", ".join(sorted(browser_hosts))
+        summary += f" ; hôtes tentés par Chromium lui-même, non résolus : {hosts}"
+    return problems, summary
 
 
 def check_captures(s: Session) -> tuple[list[str], str]:
     problems, sizes = [], []
-    for name in ("accueil.png", "recherche.png", "exemple.png"):
+    for name in CAPTURES:
         path = s.captures / name
         if not path.is_file():
             problems.append(f"capture {path} absente")
@@ -269,34 +336,32 @@ def check_captures(s: Session) -> tuple[list[str], str]:
         if not data.startswith(b"\x89PNG\r\n\x1a\n") or len(data) <= MIN_PNG_BYTES:
             problems.append(f"capture {path} : pas un PNG ou trop petite ({len(data)} octets)")
         sizes.append(f"{name} {len(data) // 1024} kio")
-    return problems, f"captures dans {s.captures} : {', '.join(sizes)}"
+    return problems, f"{s.captures} : {', '.join(sizes)}"
 
 
-CHECKS = [
-    ("a. accueil", check_home),
-    ("b. recherche", check_search),
-    ("c. encadré", check_example_box),
-    ("d. réseau et console", check_network),
-    ("e. captures", check_captures),
+CLOSED_CHECKS = [
+    ("d. connexions (journal réseau de Chromium)", check_connections),
+    ("e. captures d'écran", check_captures),
 ]
 
 
-# --- Programme --------------------------------------------------------------------------
+# --- Programme --------------------------------------------------------------------------------
 
-def run_checks(s: Session) -> list[str]:
+def run_checks(s: Session, checks) -> list[str]:
     failures = []
-    for name, check in CHECKS:
+    for name, check in checks:
         started = time.monotonic()
         try:
             problems, summary = check(s)
-        except WebDriverException as error:
-            # Une attente expirée ou un élément introuvable : on passe à la suite.
-            problems, summary = [f"{type(error).__name__} : {error.msg or error}"], ""
-        elapsed = time.monotonic() - started
+        except (WebDriverException, OSError, ValueError) as error:
+            # Attente expirée, élément introuvable, journal illisible : on passe à la suite.
+            message = getattr(error, "msg", None) or error
+            problems, summary = [f"{type(error).__name__} : {message}"], ""
         if problems:
-            failures += [f"{name} : {problem}" for problem in problems]
+            # Une même requête fautive revient sur chaque page : chaque problème une fois.
+            failures += [f"{name} : {problem}" for problem in dict.fromkeys(problems)]
         else:
-            print(f"OK {name} ({elapsed:.1f} s) — {summary}")
+            print(f"OK {name} ({time.monotonic() - started:.1f} s) — {summary}")
     return failures
 
 
@@ -309,6 +374,19 @@ def check_setup(site: Path) -> None:
             raise SetupError(f"{program} absent : installez le paquet Debian {package}")
 
 
+def run(site: Path, captures: Path) -> list[str]:
+    captures.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="noyaux-navigateur-",
+                                     ignore_cleanup_errors=True) as tmp:
+        workdir = Path(tmp)
+        with serve(site) as origin:
+            with chromium(workdir, workdir / "netlog.json") as driver:
+                session = Session(driver, origin, site, captures, workdir / "netlog.json")
+                failures = run_checks(session, BROWSER_CHECKS)
+            # Chromium fermé : son journal réseau est complet.
+            return failures + run_checks(session, CLOSED_CHECKS)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, required=True, help="dossier du site construit")
@@ -317,14 +395,12 @@ def main() -> int:
     started = time.monotonic()
     try:
         check_setup(args.site)
-        args.captures.mkdir(parents=True, exist_ok=True)
-        with serve(args.site.resolve()) as base, chromium() as driver:
-            failures = run_checks(Session(driver, base, args.site.resolve(), args.captures))
+        failures = run(args.site.resolve(), args.captures)
     except SetupError as error:
         print(f"test_navigateur : {error}", file=sys.stderr)
         return 2
     if failures:
-        print(f"ÉCHEC : {len(failures)} problème(s) :", *failures, sep="\n  ", file=sys.stderr)
+        print(f"ÉCHEC : {len(failures)} problème(s)", *failures, sep="\n  ", file=sys.stderr)
         return 1
     print(f"Toutes les vérifications passent ({time.monotonic() - started:.1f} s).")
     return 0

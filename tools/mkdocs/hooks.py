@@ -6,6 +6,7 @@ import os
 import sys
 from pathlib import Path
 
+import material
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
@@ -44,8 +45,12 @@ def on_config(config):
 
 
 def _add_tree(files: Files, config, source: Path, destination: str) -> None:
-    for path in sorted(source.rglob("*")):
-        if path.is_file() and path.suffix not in doxygen.SKIPPED_SUFFIXES:
+    # os.walk suit les liens : les polices de KaTeX sont un lien vers un autre dossier.
+    for folder, _, names in sorted(os.walk(source, followlinks=True)):
+        for name in sorted(names):
+            path = Path(folder) / name
+            if path.suffix in doxygen.SKIPPED_SUFFIXES:
+                continue
             uri = f"{destination}/{path.relative_to(source).as_posix()}"
             files.append(File.generated(config, uri, abs_src_path=str(path.resolve())))
 
@@ -53,6 +58,9 @@ def _add_tree(files: Files, config, source: Path, destination: str) -> None:
 def on_files(files: Files, config):
     _add_tree(files, config, _state["api_html"], "api")
     _add_tree(files, config, KATEX, "assets/katex")
+    # Les pages Doxygen ne déclarent pas d'icône : le navigateur demande /favicon.ico.
+    favicon = Path(material.__file__).parent / "templates" / "assets" / "images" / "favicon.png"
+    files.append(File.generated(config, "favicon.ico", abs_src_path=str(favicon)))
     examples = list(_state["examples"].values())
     for example in examples:
         files.append(File.generated(config, example.page,
