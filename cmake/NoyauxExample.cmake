@@ -62,7 +62,7 @@ function(noyaux_add_example)
   list(APPEND tests ${test_prefix}.gpu)
 
   # Les mêmes tests sur l'émulateur simt : même source, mêmes assertions.
-  if("cpu" IN_LIST EX_BACKENDS)
+  if("cpu" IN_LIST EX_BACKENDS AND NOYAUX_WITH_SIMT)
     file(GLOB headers CONFIGURE_DEPENDS ${dir}/*.cuh ${dir}/*.hpp)
     simt_rewritten_sources(cpu_sources ${dir}/test.cu ${headers})
     add_executable(${id}-test-cpu ${cpu_sources})
