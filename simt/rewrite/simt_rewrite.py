@@ -8,6 +8,8 @@ ordinaires vers simt, au moment de la construction :
   devient ``::simt::launch(noyau, grille, bloc, octets, flux)(args)`` ;
 - ``extern __shared__ T tampon[];``
   devient ``T* tampon = ::simt::dynamic_shared_memory<T>();`` ;
+- ``cudaLaunchCooperativeKernel(noyau, grille, bloc, args)``
+  devient ``::simt::launch_cooperative(noyau, grille, bloc, args)`` ;
 - les fonctionnalités que le processeur n'émule pas (assembleur PTX, Tensor Cores,
   TMA, clusters) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
 
@@ -379,6 +381,32 @@ def dynamic_shared_edits(code: str) -> list[Edit]:
 
 
 # --------------------------------------------------------------------------------------
+# Lancements coopératifs : cudaLaunchCooperativeKernel → ::simt::launch_cooperative
+# --------------------------------------------------------------------------------------
+# L'API C ne reçoit que des void* : les types des arguments du noyau s'y perdent. La
+# version de simt est un modèle qui les retrouve dans le type du pointeur de noyau ; un
+# simple renommage de l'identifiant suffit (appel qualifié ::cudaLaunch… compris).
+
+COOPERATIVE_LAUNCH = re.compile(r"(?:(?<![\w:])::[ \t]*)?\bcudaLaunchCooperativeKernel\b")
+
+
+def cooperative_launch_edits(code: str) -> list[Edit]:
+    """Renommages de cudaLaunchCooperativeKernel hors commentaires et chaînes."""
+    edits = []
+    for match in COOPERATIVE_LAUNCH.finditer(code):
+        before = _skip_space_back(code, match.start())
+        if before > 0 and (code[before - 1] == "." or code[max(before - 2, 0):before] == "->"):
+            continue  # membre homonyme d'un objet : pas l'API runtime
+        if code[max(before - 2, 0):before] == "::" and not match.group().startswith("::"):
+            continue  # qualifié par un autre espace de noms (ns::cudaLaunch…)
+        replacement = "::simt::launch_cooperative"
+        if match.start() > 0 and code[match.start() - 1] == ":":
+            replacement = " " + replacement  # « cas:::simt » se lirait « :: : »
+        edits.append(Edit(match.start(), match.end(), replacement))
+    return edits
+
+
+# --------------------------------------------------------------------------------------
 # Fonctionnalités non émulées
 # --------------------------------------------------------------------------------------
 
@@ -453,7 +481,8 @@ def rewrite_source(text: str, path: str) -> tuple[str, list[str]]:
             seen.add(diagnostic)
             diagnostics.append(diagnostic)
     try:
-        edits = sorted(launch_edits(text, code) + dynamic_shared_edits(code))
+        edits = sorted(launch_edits(text, code) + dynamic_shared_edits(code)
+                       + cooperative_launch_edits(code))
     except RewriteError as error:
         diagnostics.append(f"{path}:{line_of(text, error.pos)}: simt : {error}")
         edits = []

@@ -169,6 +169,37 @@ class DynamicSharedMemory(RewriteTestCase):
         self.assertUnchanged("// extern __shared__ float s[];")
 
 
+class CooperativeLaunches(RewriteTestCase):
+    def test_call_is_renamed(self):
+        self.assertRewrite("cudaLaunchCooperativeKernel(k, grille, bloc, args);",
+                           "::simt::launch_cooperative(k, grille, bloc, args);")
+        self.assertRewrite("CHECK(cudaLaunchCooperativeKernel(k, 4, 128, args, 0, flux));",
+                           "CHECK(::simt::launch_cooperative(k, 4, 128, args, 0, flux));")
+
+    def test_global_qualification_is_replaced(self):
+        self.assertRewrite("return ::cudaLaunchCooperativeKernel(k, g, b, a);",
+                           "return ::simt::launch_cooperative(k, g, b, a);")
+        self.assertRewrite("case 1:cudaLaunchCooperativeKernel(k, g, b, a);",
+                           "case 1: ::simt::launch_cooperative(k, g, b, a);")
+
+    def test_arguments_over_several_lines_keep_line_count(self):
+        self.assertRewrite("cudaLaunchCooperativeKernel(\n    k,\n    g, b, a);",
+                           "::simt::launch_cooperative(\n    k,\n    g, b, a);")
+
+    def test_other_identifiers_comments_and_strings_left_alone(self):
+        self.assertUnchanged("cudaLaunchCooperativeKernelMultiDevice(p, 2);\n"
+                             "my_cudaLaunchCooperativeKernel(k);\n"
+                             "outil.cudaLaunchCooperativeKernel(k);\n"
+                             "outil->cudaLaunchCooperativeKernel(k);\n"
+                             "maison::cudaLaunchCooperativeKernel(k);\n"
+                             "// cudaLaunchCooperativeKernel(k, g, b, a);\n"
+                             'puts("cudaLaunchCooperativeKernel");\n')
+
+    def test_alongside_triple_chevron_launch(self):
+        self.assertRewrite("k<<<1, 32>>>(p);\ncudaLaunchCooperativeKernel(k, 1, 32, a);",
+                           "::simt::launch(k, 1, 32)(p);\n::simt::launch_cooperative(k, 1, 32, a);")
+
+
 class LineDirective(unittest.TestCase):
     def test_directive_names_absolute_original_path(self):
         output, _ = rewrite_source("int x;\n", "dossier/k.cu")

@@ -496,8 +496,17 @@ double deadlock_timeout_seconds() {
     return value > 0.0 ? value : 60.0;
 }
 
-/** @brief Exécute toute la grille une fois, dans l'ordre de threads @p order. */
-void run_grid(const char* name, const LaunchShape& shape, const ThreadBody& body, int order) {
+/**
+ * @brief Exécute toute la grille une fois, dans l'ordre de threads @p order.
+ *
+ * @p replayed (mode « courses de données ») : chaque bloc tourne sur un thread du système
+ * neuf, dont la mémoire partagée statique (thread_local) part de zéro. Sinon un bloc y
+ * trouve ce qu'a laissé le bloc précédent du même thread, selon l'ordonnancement du
+ * système : deux exécutions d'un même ordre pourraient différer, et une course être
+ * masquée ou signalée au hasard.
+ */
+void run_grid(const char* name, const LaunchShape& shape, const ThreadBody& body, int order,
+              bool replayed) {
     Launch launch{name, shape, &body, order,
                   shape.grid.x * shape.grid.y * shape.grid.z, {}, {}, {}, nullptr};
     if (shape.cooperative) launch.grid_barrier = std::make_unique<GridBarrier>(launch.block_count);
@@ -508,13 +517,16 @@ void run_grid(const char* name, const LaunchShape& shape, const ThreadBody& body
     std::vector<std::thread> threads;
     threads.reserve(workers);
     for (unsigned w = 0; w < workers; ++w) {
-        threads.emplace_back([&launch, &shape, &finished] {
+        threads.emplace_back([&launch, &shape, &finished, replayed] {
             const std::size_t bytes = std::max<std::size_t>(shape.dynamic_shared_bytes, 1);
             auto* shared = static_cast<std::byte*>(::operator new(bytes, std::align_val_t{128}));
             for (unsigned block; (block = launch.next_block.fetch_add(1)) < launch.block_count &&
                                  !launch.aborted;) {
                 std::memset(shared, 0xcd, bytes);  // contenu indéfini, comme sur GPU
-                run_block(launch, block, shared);
+                if (replayed)
+                    std::thread([&] { run_block(launch, block, shared); }).join();
+                else
+                    run_block(launch, block, shared);
                 launch.progress.fetch_add(1, std::memory_order_relaxed);
             }
             ::operator delete(shared, std::align_val_t{128});
@@ -578,6 +590,9 @@ const char* kernel_name(const void* kernel) {
             std::free(demangled);
             // Sans la liste des paramètres : « ns::noyau », pas « ns::noyau(int, float*) ».
             if (const auto paren = name.find('('); paren != std::string::npos) name.resize(paren);
+            // Une spécialisation de modèle garde son type de retour (« void ns::noyau<float> ») :
+            // un noyau rend toujours void, inutile de le répéter.
+            if (name.starts_with("void ")) name.erase(0, 5);
             it->second = name;
         }
     }
@@ -661,18 +676,18 @@ cudaError_t launch_grid(const void* kernel, const char* kernel_name, const Launc
 
     const int orders = thread_orders();
     if (orders <= 1) {
-        run_grid(kernel_name, shape, body, 0);
+        run_grid(kernel_name, shape, body, 0, false);
         return cudaSuccess;
     }
     // Mode « courses de données » : rejouer le lancement dans plusieurs ordres de threads
     // à partir de la même mémoire ; un résultat qui dépend de l'ordre trahit un accès
     // concurrent non synchronisé (une barrière manquante, le plus souvent).
     const MemorySnapshot before = snapshot_device_memory();
-    run_grid(kernel_name, shape, body, 0);
+    run_grid(kernel_name, shape, body, 0, true);
     const MemorySnapshot reference = snapshot_device_memory();
     for (int order = 1; order < orders && sticky_error() == cudaSuccess; ++order) {
         restore_device_memory(before);
-        run_grid(kernel_name, shape, body, order);
+        run_grid(kernel_name, shape, body, order, true);
         const MemorySnapshot other = snapshot_device_memory();
         if (const std::string where = first_difference(reference, other); !where.empty()) {
             report(std::string("simt : noyau ") + kernel_name +

@@ -103,6 +103,8 @@ inline unsigned __activemask() { return simt::detail::active_mask(); }
 // ---- Atomiques (mémoire globale et partagée) -------------------------------------------
 // Les blocs tournent sur plusieurs threads du système : de vraies opérations atomiques.
 // Chaque atomique cède ensuite la main, pour qu'une attente active progresse.
+// Le type se déduit de l'adresse seule (std::type_identity_t pour les valeurs) : CUDA a
+// une surcharge par type, si bien que atomicAdd(&compteur_unsigned, 1) y est valide.
 
 namespace simt::detail {
 
@@ -119,41 +121,41 @@ T atomic_update(T* address, Update update) {
 }  // namespace simt::detail
 
 template <typename T>
-T atomicAdd(T* address, T value) {
+T atomicAdd(T* address, std::type_identity_t<T> value) {
     const T old = std::atomic_ref<T>(*address).fetch_add(value);
     simt::detail::yield_point();
     return old;
 }
 template <typename T>
-T atomicSub(T* address, T value) {
+T atomicSub(T* address, std::type_identity_t<T> value) {
     const T old = std::atomic_ref<T>(*address).fetch_sub(value);
     simt::detail::yield_point();
     return old;
 }
 template <typename T>
-T atomicExch(T* address, T value) {
+T atomicExch(T* address, std::type_identity_t<T> value) {
     const T old = std::atomic_ref<T>(*address).exchange(value);
     simt::detail::yield_point();
     return old;
 }
 template <typename T>
-T atomicMin(T* address, T value) {
+T atomicMin(T* address, std::type_identity_t<T> value) {
     return simt::detail::atomic_update(address, [value](T old) { return value < old ? value : old; });
 }
 template <typename T>
-T atomicMax(T* address, T value) {
+T atomicMax(T* address, std::type_identity_t<T> value) {
     return simt::detail::atomic_update(address, [value](T old) { return value > old ? value : old; });
 }
 template <typename T>
-T atomicAnd(T* address, T value) {
+T atomicAnd(T* address, std::type_identity_t<T> value) {
     return simt::detail::atomic_update(address, [value](T old) { return T(old & value); });
 }
 template <typename T>
-T atomicOr(T* address, T value) {
+T atomicOr(T* address, std::type_identity_t<T> value) {
     return simt::detail::atomic_update(address, [value](T old) { return T(old | value); });
 }
 template <typename T>
-T atomicXor(T* address, T value) {
+T atomicXor(T* address, std::type_identity_t<T> value) {
     return simt::detail::atomic_update(address, [value](T old) { return T(old ^ value); });
 }
 inline unsigned atomicInc(unsigned* address, unsigned limit) {
@@ -164,7 +166,7 @@ inline unsigned atomicDec(unsigned* address, unsigned limit) {
         address, [limit](unsigned old) { return (old == 0 || old > limit) ? limit : old - 1; });
 }
 template <typename T>
-T atomicCAS(T* address, T compare, T value) {
+T atomicCAS(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> value) {
     std::atomic_ref<T>(*address).compare_exchange_strong(compare, value);
     simt::detail::yield_point();
     return compare;  // vaut l'ancienne valeur, que l'échange ait eu lieu ou non
@@ -241,7 +243,9 @@ T __ldg(const T* address) {
     return *address;
 }
 
-// min et max globaux de CUDA (le C++ n'a que std::min et std::max).
+// min et max globaux de CUDA (le C++ n'a que std::min et std::max), avec les surcharges de
+// crt/math_functions.hpp : sans celles de long et unsigned long, min(n, m) sur deux size_t
+// serait ambigu. Un mélange signé / non signé se compare en non signé, comme sur GPU.
 inline int min(int a, int b) { return a < b ? a : b; }
 inline int max(int a, int b) { return a > b ? a : b; }
 inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
@@ -250,11 +254,35 @@ inline unsigned min(int a, unsigned b) { return min(static_cast<unsigned>(a), b)
 inline unsigned max(int a, unsigned b) { return max(static_cast<unsigned>(a), b); }
 inline unsigned min(unsigned a, int b) { return min(a, static_cast<unsigned>(b)); }
 inline unsigned max(unsigned a, int b) { return max(a, static_cast<unsigned>(b)); }
+inline long min(long a, long b) { return a < b ? a : b; }
+inline long max(long a, long b) { return a > b ? a : b; }
+inline unsigned long min(unsigned long a, unsigned long b) { return a < b ? a : b; }
+inline unsigned long max(unsigned long a, unsigned long b) { return a > b ? a : b; }
+inline unsigned long min(long a, unsigned long b) { return min(static_cast<unsigned long>(a), b); }
+inline unsigned long max(long a, unsigned long b) { return max(static_cast<unsigned long>(a), b); }
+inline unsigned long min(unsigned long a, long b) { return min(a, static_cast<unsigned long>(b)); }
+inline unsigned long max(unsigned long a, long b) { return max(a, static_cast<unsigned long>(b)); }
 inline long long min(long long a, long long b) { return a < b ? a : b; }
 inline long long max(long long a, long long b) { return a > b ? a : b; }
 inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
 inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+inline unsigned long long min(long long a, unsigned long long b) {
+    return min(static_cast<unsigned long long>(a), b);
+}
+inline unsigned long long max(long long a, unsigned long long b) {
+    return max(static_cast<unsigned long long>(a), b);
+}
+inline unsigned long long min(unsigned long long a, long long b) {
+    return min(a, static_cast<unsigned long long>(b));
+}
+inline unsigned long long max(unsigned long long a, long long b) {
+    return max(a, static_cast<unsigned long long>(b));
+}
 inline float min(float a, float b) { return std::fmin(a, b); }
 inline float max(float a, float b) { return std::fmax(a, b); }
 inline double min(double a, double b) { return std::fmin(a, b); }
 inline double max(double a, double b) { return std::fmax(a, b); }
+inline double min(float a, double b) { return std::fmin(static_cast<double>(a), b); }
+inline double max(float a, double b) { return std::fmax(static_cast<double>(a), b); }
+inline double min(double a, float b) { return std::fmin(a, static_cast<double>(b)); }
+inline double max(double a, float b) { return std::fmax(a, static_cast<double>(b)); }

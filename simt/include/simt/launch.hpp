@@ -69,6 +69,19 @@ cudaError_t launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block,
     }(std::index_sequence_for<Params...>{});
 }
 
+/**
+ * @brief `cudaLaunchCooperativeKernel((void*)noyau, …)` : le type du noyau, donc celui de
+ *        ses arguments, est perdu ; refusé à la compilation avec une explication.
+ */
+template <typename T>
+    requires(!std::is_function_v<T>)
+cudaError_t launch_cooperative(T*, dim3, dim3, void**, std::size_t = 0, cudaStream_t = nullptr) {
+    static_assert(std::is_function_v<T>,
+                  "simt : passer le noyau lui-même à cudaLaunchCooperativeKernel, sans le convertir "
+                  "en void* : l'émulateur lit les types des arguments dans celui du noyau");
+    return cudaErrorNotSupported;
+}
+
 /** @brief Mémoire partagée dynamique (`extern __shared__ T nom[];` après réécriture). */
 template <typename T>
 T* dynamic_shared_memory() {

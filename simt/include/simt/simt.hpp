@@ -30,3 +30,4 @@
 #include "simt/builtins.hpp"
 #include "simt/device_functions.hpp"
 #include "simt/launch.hpp"
+#include "simt/runtime_overloads.hpp"
