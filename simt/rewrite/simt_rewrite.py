@@ -9,7 +9,8 @@ ordinaires vers simt, au moment de la construction :
 - ``extern __shared__ T tampon[];``
   devient ``T* tampon = ::simt::dynamic_shared_memory<T>();`` ;
 - ``cudaLaunchCooperativeKernel(noyau, grille, bloc, args)``
-  devient ``::simt::launch_cooperative(noyau, grille, bloc, args)`` ;
+  devient ``::simt::launch_cooperative(noyau, grille, bloc, args)``, et
+  ``cudaLaunchKernelEx(&config, noyau, args...)`` devient ``::simt::launch_kernel_ex(…)`` ;
 - les fonctionnalités que le processeur n'émule pas (assembleur PTX, Tensor Cores,
   TMA, clusters) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
 
@@ -381,17 +382,23 @@ def dynamic_shared_edits(code: str) -> list[Edit]:
 
 
 # --------------------------------------------------------------------------------------
-# Lancements coopératifs : cudaLaunchCooperativeKernel → ::simt::launch_cooperative
+# Lancements par l'API : cudaLaunchCooperativeKernel → ::simt::launch_cooperative,
+# cudaLaunchKernelEx → ::simt::launch_kernel_ex
 # --------------------------------------------------------------------------------------
-# L'API C ne reçoit que des void* : les types des arguments du noyau s'y perdent. La
-# version de simt est un modèle qui les retrouve dans le type du pointeur de noyau ; un
-# simple renommage de l'identifiant suffit (appel qualifié ::cudaLaunch… compris).
+# L'API C ne reçoit que des void* : les types des arguments du noyau s'y perdent. Les
+# versions de simt sont des modèles qui les retrouvent dans le type du pointeur de noyau ;
+# un simple renommage de l'identifiant suffit (appel qualifié ::cudaLaunch… compris).
 
-COOPERATIVE_LAUNCH = re.compile(r"(?:(?<![\w:])::[ \t]*)?\bcudaLaunchCooperativeKernel\b")
+API_LAUNCHES = {
+    "cudaLaunchCooperativeKernel": "::simt::launch_cooperative",
+    "cudaLaunchKernelEx": "::simt::launch_kernel_ex",
+}
+COOPERATIVE_LAUNCH = re.compile(
+    r"(?:(?<![\w:])::[ \t]*)?\b(" + "|".join(API_LAUNCHES) + r")\b")
 
 
 def cooperative_launch_edits(code: str) -> list[Edit]:
-    """Renommages de cudaLaunchCooperativeKernel hors commentaires et chaînes."""
+    """Renommages des lancements par l'API, hors commentaires et chaînes."""
     edits = []
     for match in COOPERATIVE_LAUNCH.finditer(code):
         before = _skip_space_back(code, match.start())
@@ -399,7 +406,7 @@ def cooperative_launch_edits(code: str) -> list[Edit]:
             continue  # membre homonyme d'un objet : pas l'API runtime
         if code[max(before - 2, 0):before] == "::" and not match.group().startswith("::"):
             continue  # qualifié par un autre espace de noms (ns::cudaLaunch…)
-        replacement = "::simt::launch_cooperative"
+        replacement = API_LAUNCHES[match.group(1)]
         if match.start() > 0 and code[match.start() - 1] == ":":
             replacement = " " + replacement  # « cas:::simt » se lirait « :: : »
         edits.append(Edit(match.start(), match.end(), replacement))

@@ -176,6 +176,11 @@ class CooperativeLaunches(RewriteTestCase):
         self.assertRewrite("CHECK(cudaLaunchCooperativeKernel(k, 4, 128, args, 0, flux));",
                            "CHECK(::simt::launch_cooperative(k, 4, 128, args, 0, flux));")
 
+    def test_launch_kernel_ex_is_renamed(self):
+        self.assertRewrite("CHECK(cudaLaunchKernelEx(&config, k, x, n));",
+                           "CHECK(::simt::launch_kernel_ex(&config, k, x, n));")
+        self.assertUnchanged("cudaLaunchKernelExC(&config, (const void*)k, args);")
+
     def test_global_qualification_is_replaced(self):
         self.assertRewrite("return ::cudaLaunchCooperativeKernel(k, g, b, a);",
                            "return ::simt::launch_cooperative(k, g, b, a);")

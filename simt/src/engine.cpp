@@ -664,6 +664,12 @@ void trap(const char* reason, const std::source_location& where) {
     std::abort();  // jamais atteint : fail_current lève KernelAbort
 }
 
+cudaError_t refuse_launch(const char* reason, cudaError_t error) {
+    report(std::string("simt : lancement refusé : ") + reason);
+    record_error(error);
+    return error;
+}
+
 cudaError_t launch_grid(const void* kernel, const char* kernel_name, const LaunchShape& shape,
                         const ThreadBody& body) {
     std::string why;

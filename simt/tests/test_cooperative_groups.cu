@@ -209,3 +209,39 @@ TEST(CooperativeGroups, GridSyncWithoutCooperativeLaunchIsAFault) {
     cudaFree(total);
     cudaFree(grid_size);
 }
+
+namespace {
+
+__global__ void add_offset(int* values, int n, int offset) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        values[i] += offset;
+}
+
+}  // namespace
+
+TEST(LaunchKernelEx, ReadsShapeFromConfigAndRefusesClusters) {
+    int* values = nullptr;
+    ASSERT_EQ(cudaMalloc(&values, 100 * sizeof(int)), cudaSuccess);
+    ASSERT_EQ(cudaMemset(values, 0, 100 * sizeof(int)), cudaSuccess);
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(2);
+    config.blockDim = dim3(32);
+    ASSERT_EQ(cudaLaunchKernelEx(&config, add_offset, values, 100, 7), cudaSuccess);
+    std::vector<int> host(100);
+    ASSERT_EQ(cudaMemcpy(host.data(), values, 100 * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int v : host) ASSERT_EQ(v, 7);
+
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 2;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    simt::set_quiet(true);
+    EXPECT_EQ(cudaLaunchKernelEx(&config, add_offset, values, 100, 7), cudaErrorNotSupported);
+    EXPECT_NE(simt::last_diagnostic().find("clusters de blocs"), std::string::npos);
+    EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
+    simt::set_quiet(false);
+    cudaFree(values);
+}

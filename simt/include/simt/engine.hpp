@@ -64,6 +64,9 @@ void* dynamic_shared_memory();
  */
 const char* kernel_name(const void* kernel);
 
+/** @brief Refuse un lancement : diagnostic @p reason, erreur @p error consignée et rendue. */
+cudaError_t refuse_launch(const char* reason, cudaError_t error);
+
 /** @brief Corps d'un thread : appelle le noyau avec ses arguments copiés. */
 using ThreadBody = std::function<void()>;
 

@@ -82,6 +82,36 @@ cudaError_t launch_cooperative(T*, dim3, dim3, void**, std::size_t = 0, cudaStre
     return cudaErrorNotSupported;
 }
 
+/**
+ * @brief Équivalent de cudaLaunchKernelEx : forme du lancement lue dans @p config ; l'attribut
+ *        coopératif est honoré, les clusters sont refusés (non émulés).
+ */
+template <typename... Params, typename... Args>
+cudaError_t launch_kernel_ex(const cudaLaunchConfig_t* config, void (*kernel)(Params...),
+                             Args&&... args) {
+    static_assert(sizeof...(Args) == sizeof...(Params),
+                  "simt : le noyau ne reçoit pas ce nombre d'arguments");
+    if (config == nullptr) return cudaErrorInvalidValue;
+    LaunchShape shape{config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream, false};
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+        const cudaLaunchAttribute& attribute = config->attrs[i];
+        if (attribute.id == cudaLaunchAttributeCooperative) {
+            shape.cooperative = attribute.val.cooperative != 0;
+        } else if (attribute.id == cudaLaunchAttributeClusterDimension &&
+                   attribute.val.clusterDim.x * attribute.val.clusterDim.y * attribute.val.clusterDim.z > 1) {
+            return detail::refuse_launch(
+                "les clusters de blocs (cudaLaunchAttributeClusterDimension) ne sont pas émulés ; "
+                "cet exemple est réservé au GPU",
+                cudaErrorNotSupported);
+        }
+    }
+    const std::tuple<std::decay_t<Params>...> copied(
+        static_cast<std::decay_t<Params>>(std::forward<Args>(args))...);
+    return detail::launch_grid(reinterpret_cast<const void*>(kernel),
+                               detail::kernel_name(reinterpret_cast<const void*>(kernel)), shape,
+                               [&copied, kernel] { std::apply(kernel, copied); });
+}
+
 /** @brief Mémoire partagée dynamique (`extern __shared__ T nom[];` après réécriture). */
 template <typename T>
 T* dynamic_shared_memory() {
