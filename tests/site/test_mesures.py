@@ -60,14 +60,15 @@ class RenderEmulationTimes(unittest.TestCase):
             Path(folder, "emulation.json").write_text(json.dumps({
                 "date": "2000-01-02", "processeur": "Processeur de test", "coeurs": 2,
                 "duree_totale_s": 1234.5,
-                "tests": {"a.b.cpu": 0.25, "simt.emulateur.cpu": 3.5, "commun.x.outils": 9.0}}),
+                "tests": {"a.b.cpu": 0.25, "simt.emulateur.cpu": 3.5, "commun.x.cpu": 9.0},
+                "emules": ["a.b.cpu", "simt.emulateur.cpu"]}),
                 encoding="utf-8")
             rendered = mesures.render_emulation("<!-- noyaux:temps-emulation -->", Path(folder))
         self.assertIn("le 2000-01-02 sur 2 cœurs (Processeur de test)", rendered)
         self.assertIn("en 1\u202f234,5 s", rendered)
         self.assertIn("| `a.b.cpu` | 0,25 |", rendered)
         self.assertIn("| `simt.emulateur.cpu` | 3,50 |", rendered)
-        self.assertNotIn("commun.x.outils", rendered)
+        self.assertNotIn("commun.x.cpu", rendered)
 
 
 if __name__ == "__main__":

@@ -85,10 +85,11 @@ def emulation_table(results_dir: Path) -> str:
     lines = [f"Durées mesurées par `ci/mesurer-emulation` le {data['date']} sur {data['coeurs']} "
              f"cœurs ({data['processeur']}) : toute l'étiquette `cpu` en "
              f"{french_number(data['duree_totale_s'], 1)} s.", "",
+             "Tests exécutés sur l'émulateur :", "",
              "| Test | Durée (s) |", "| --- | ---: |"]
-    for name, seconds in sorted(data["tests"].items()):
-        if ".cpu" in name or name.startswith("simt."):
-            lines.append(f"| `{name}` | {french_number(seconds, 2)} |")
+    for name in data["emules"]:
+        if name in data["tests"]:
+            lines.append(f"| `{name}` | {french_number(data['tests'][name], 2)} |")
     return "\n".join(lines)
 
 
