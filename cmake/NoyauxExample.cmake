@@ -17,12 +17,15 @@
 #   SASS_EXPECT ...      attentes : « contient MOTIF », « absent MOTIF », « sans-debordement »,
 #                        « registres<=N », préfixées au besoin par « sm_90a: » ;
 #   REJECT args motif    paires (arguments, expression régulière attendue dans le message) ;
-#   NO_BENCHMARK_REASON  pourquoi l'exemple n'a pas de benchmark (sinon bench.cu est exigé).
+#   NO_BENCHMARK_REASON  pourquoi l'exemple n'a pas de benchmark (sinon bench.cu est exigé) ;
+#   LIBRARIES ...        bibliothèques de la partie pour le backend gpu (ex. noyaux_gemm) ;
+#   CPU_LIBRARIES ...    leurs équivalents pour l'émulateur (ex. noyaux_gemm_cpu).
 
 set(NOYAUX_EXPECT_REJECTION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/expect_rejection.cmake)
 
 function(noyaux_add_example)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "" "SASS_KERNEL;NO_BENCHMARK_REASON" "BACKENDS;SASS_EXPECT;REJECT")
+  cmake_parse_arguments(PARSE_ARGV 0 EX "" "SASS_KERNEL;NO_BENCHMARK_REASON"
+                        "BACKENDS;SASS_EXPECT;REJECT;LIBRARIES;CPU_LIBRARIES")
   if(EX_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "noyaux_add_example : arguments inconnus : ${EX_UNPARSED_ARGUMENTS}")
   endif()
@@ -51,11 +54,11 @@ function(noyaux_add_example)
   # Le programme.
   add_executable(${id} main.cu)
   set_target_properties(${id} PROPERTIES OUTPUT_NAME ${name})
-  target_link_libraries(${id} PRIVATE noyaux_common noyaux_warnings)
+  target_link_libraries(${id} PRIVATE ${EX_LIBRARIES} noyaux_common noyaux_warnings)
 
   # Les tests, sur GPU.
   add_executable(${id}-test test.cu)
-  target_link_libraries(${id}-test PRIVATE noyaux_common noyaux_gpu_test_main noyaux_warnings)
+  target_link_libraries(${id}-test PRIVATE ${EX_LIBRARIES} noyaux_common noyaux_gpu_test_main noyaux_warnings)
   add_test(NAME ${test_prefix}.gpu COMMAND ${id}-test)
   set_tests_properties(${test_prefix}.gpu PROPERTIES
     LABELS "gpu;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE})
@@ -69,11 +72,11 @@ function(noyaux_add_example)
     add_custom_target(${id}-simt-sources DEPENDS ${cpu_headers})
     simt_rewritten_sources(cpu_test ${dir}/test.cu)
     add_executable(${id}-test-cpu ${cpu_test})
-    target_link_libraries(${id}-test-cpu PRIVATE noyaux_common_cpu noyaux_test_main_cpu)
+    target_link_libraries(${id}-test-cpu PRIVATE ${EX_CPU_LIBRARIES} noyaux_common_cpu noyaux_test_main_cpu)
     # Le programme aussi, pour qui n'a pas de GPU : <nom>-cpu.
     simt_rewritten_sources(cpu_program ${dir}/main.cu)
     add_executable(${id}-cpu ${cpu_program})
-    target_link_libraries(${id}-cpu PRIVATE noyaux_common_cpu)
+    target_link_libraries(${id}-cpu PRIVATE ${EX_CPU_LIBRARIES} noyaux_common_cpu)
     set_target_properties(${id}-cpu PROPERTIES OUTPUT_NAME ${name}-cpu)
     foreach(target ${id}-test-cpu ${id}-cpu)
       set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
@@ -88,7 +91,7 @@ function(noyaux_add_example)
   # Le benchmark, ou la raison de son absence.
   if(EXISTS ${dir}/bench.cu)
     add_executable(${id}-bench bench.cu)
-    target_link_libraries(${id}-bench PRIVATE noyaux_common noyaux_bench_main noyaux_warnings)
+    target_link_libraries(${id}-bench PRIVATE ${EX_LIBRARIES} noyaux_common noyaux_bench_main noyaux_warnings)
     add_test(NAME ${test_prefix}.bench COMMAND ${id}-bench --benchmark_min_time=0.01)
     set_tests_properties(${test_prefix}.bench PROPERTIES
       LABELS "gpu;bench;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE})

@@ -1,5 +1,5 @@
 /**
- * @file bench_main.cu
+ * @file
  * @brief Point d'entrée des benchmarks : refuse de tourner sans GPU (code 77) et inscrit
  *        le GPU, le pilote et la version de CUDA dans le contexte des résultats JSON.
  */

@@ -1,5 +1,5 @@
 /**
- * @file cli.cpp
+ * @file
  * @brief Lecture des arguments des programmes d'exemple.
  */
 #include "cli.hpp"

@@ -1,5 +1,5 @@
 /**
- * @file cli.hpp
+ * @file
  * @brief Lecture des arguments des programmes d'exemple : options nommées, valeurs
  *        bornées, erreurs en français qui disent ce qui était attendu.
  */

@@ -1,5 +1,5 @@
 /**
- * @file cuda_check.cuh
+ * @file
  * @brief Vérification systématique des appels CUDA : toute erreur devient une exception
  *        qui nomme l'appel, le fichier et la ligne.
  */

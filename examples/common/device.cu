@@ -1,5 +1,5 @@
 /**
- * @file device.cu
+ * @file
  * @brief Détection du GPU et de la compatibilité d'architecture.
  */
 #include "device.cuh"

@@ -1,5 +1,5 @@
 /**
- * @file device.cuh
+ * @file
  * @brief Détection du GPU et de la compatibilité d'architecture, avec des erreurs
  *        en français plutôt qu'un échec obscur au premier lancement de noyau.
  */

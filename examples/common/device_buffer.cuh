@@ -1,5 +1,5 @@
 /**
- * @file device_buffer.cuh
+ * @file
  * @brief Tampon en mémoire globale du GPU, libéré automatiquement (RAII).
  */
 #pragma once

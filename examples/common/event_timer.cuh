@@ -1,5 +1,5 @@
 /**
- * @file event_timer.cuh
+ * @file
  * @brief Chronométrage côté GPU par événements CUDA : mesure le temps du flux,
  *        sans le bruit de l'hôte.
  */

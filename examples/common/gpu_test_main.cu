@@ -1,5 +1,5 @@
 /**
- * @file gpu_test_main.cu
+ * @file
  * @brief Point d'entrée des tests GPU : sans GPU utilisable, le binaire rend le code
  *        « ignoré » (77) que ctest rapporte comme Skipped, au lieu d'un faux succès.
  */

@@ -1,5 +1,5 @@
 /**
- * @file program.cu
+ * @file
  * @brief Traduction des erreurs en messages et en codes de sortie.
  */
 #include "program.cuh"

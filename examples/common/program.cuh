@@ -1,5 +1,5 @@
 /**
- * @file program.cuh
+ * @file
  * @brief Cadre commun des programmes d'exemple : chaque type d'erreur devient un
  *        message en français et un code de sortie documenté.
  */

@@ -1,5 +1,5 @@
 /**
- * @file reference.cpp
+ * @file
  * @brief Implémentations de référence sur le CPU.
  */
 #include "reference.hpp"

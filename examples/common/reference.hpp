@@ -1,5 +1,5 @@
 /**
- * @file reference.hpp
+ * @file
  * @brief Implémentations de référence sur le CPU, contre lesquelles les noyaux sont vérifiés.
  */
 #pragma once

@@ -1,5 +1,5 @@
 /**
- * @file boost_ucontext.cpp
+ * @file
  * @brief Enregistrement d'activation courant des fibres ucontext de Boost.Context.
  *
  * Le preset sanitize utilise les fibres ucontext (les seules que Boost annonce à

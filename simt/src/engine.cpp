@@ -1,5 +1,5 @@
 /**
- * @file engine.cpp
+ * @file
  * @brief Moteur d'exécution : les blocs d'une grille tournent sur des threads du système,
  *        les threads d'un bloc sont des fibres (Boost.Context) ordonnancées de barrière en
  *        barrière, ce qui rend __syncthreads et les opérations de warp exactes.

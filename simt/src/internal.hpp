@@ -1,5 +1,5 @@
 /**
- * @file internal.hpp
+ * @file
  * @brief État partagé entre le moteur d'exécution et l'API runtime émulée.
  */
 #pragma once

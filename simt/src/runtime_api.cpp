@@ -1,5 +1,5 @@
 /**
- * @file runtime_api.cpp
+ * @file
  * @brief Sous-ensemble de l'API runtime CUDA, émulé sur le processeur. Les déclarations
  *        viennent de cuda_runtime_api.h du toolkit ; ce fichier en donne les définitions.
  *        Les flux s'exécutent dans l'ordre, de façon synchrone : un lancement est terminé

@@ -1,5 +1,5 @@
 /**
- * @file stack_pool.hpp
+ * @file
  * @brief Piles des fibres, recyclées d'un lancement à l'autre : un bloc de 1024 threads
  *        n'appelle pas mmap 1024 fois. Une page de garde sous chaque pile transforme un
  *        débordement de pile en erreur de segmentation plutôt qu'en corruption silencieuse.

@@ -1,5 +1,5 @@
 /**
- * @file bench.cu
+ * @file
  * @brief Débit de SAXPY grid-stride comparé à une copie mémoire GPU → GPU de même
  *        volume, la référence de bande passante atteignable.
  *

@@ -1,5 +1,5 @@
 /**
- * @file boucle-grid-stride.cuh
+ * @file
  * @brief SAXPY (y ← a·x + y) écrit avec une boucle grid-stride : un noyau correct
  *        pour n'importe quelle taille de données et n'importe quelle taille de grille.
  *

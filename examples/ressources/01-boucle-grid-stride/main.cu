@@ -1,5 +1,5 @@
 /**
- * @file main.cu
+ * @file
  * @brief Programme : SAXPY grid-stride sur le GPU, vérifié contre la référence CPU.
  *
  * Usage : boucle-grid-stride [--taille N] [--blocs B] [--threads T] [--alpha A]

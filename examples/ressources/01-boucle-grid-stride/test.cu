@@ -1,5 +1,5 @@
 /**
- * @file test.cu
+ * @file
  * @brief Tests de saxpy_grid_stride contre la référence CPU : tailles limites, grilles
  *        plus petites et plus grandes que les données, configurations refusées.
  */

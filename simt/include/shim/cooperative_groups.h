@@ -1,5 +1,5 @@
 /**
- * @file cooperative_groups.h
+ * @file
  * @brief Groupes coopératifs pour l'émulateur simt (remplace l'en-tête du toolkit, qui
  *        ne se compile qu'avec nvcc) : bloc, grille, tuiles statiques et dynamiques.
  *        Les tuiles tiennent dans un warp (1 à 32 threads, puissance de 2).

@@ -1,5 +1,5 @@
 /**
- * @file builtins.hpp
+ * @file
  * @brief Variables intégrées de CUDA (threadIdx, blockIdx, blockDim, gridDim, warpSize).
  *
  * Ce sont des variables par thread du système : l'ordonnanceur y écrit les coordonnées du

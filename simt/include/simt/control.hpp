@@ -1,5 +1,5 @@
 /**
- * @file control.hpp
+ * @file
  * @brief Réglages et diagnostics de l'émulateur, pour les tests et simt-run.
  */
 #pragma once

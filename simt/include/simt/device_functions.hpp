@@ -1,5 +1,5 @@
 /**
- * @file device_functions.hpp
+ * @file
  * @brief Fonctions du périphérique émulées : barrières, warps, atomiques, barrières
  *        mémoire, intrinsèques mathématiques et de bits, horloge.
  */

@@ -1,5 +1,5 @@
 /**
- * @file engine.hpp
+ * @file
  * @brief Interface interne entre les en-têtes de simt et son moteur d'exécution
  *        (libsimt) : barrières, opérations collectives de warp, lancement de grilles.
  */

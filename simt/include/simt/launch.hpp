@@ -1,5 +1,5 @@
 /**
- * @file launch.hpp
+ * @file
  * @brief Lancement de noyaux : la réécriture des sources transforme
  *        `k<<<grille, bloc, smem, flux>>>(args)` en `::simt::launch(k, grille, bloc, smem, flux)(args)`.
  */

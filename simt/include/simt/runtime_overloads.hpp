@@ -1,5 +1,5 @@
 /**
- * @file runtime_overloads.hpp
+ * @file
  * @brief Surcharges C++ de l'API runtime que cuda_runtime.h ne déclare que sous nvcc
  *        (#if defined(__CUDACC__)) : elles acceptent le noyau ou la variable elle-même,
  *        là où l'API C demande un `const void*`. Sans elles, `cudaFuncSetAttribute(noyau, …)`

@@ -1,5 +1,5 @@
 /**
- * @file simt.hpp
+ * @file
  * @brief Prélude de l'émulateur simt, inclus de force (g++ -include) avant chaque source
  *        CUDA compilée pour le processeur : qualificatifs, variables intégrées, lancement
  *        de noyaux et fonctions du périphérique.

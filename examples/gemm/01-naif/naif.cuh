@@ -1,0 +1,50 @@
+/**
+ * @file
+ * @brief Étape 1 de l'échelle GEMM : un thread par élément de C, tout lu en mémoire globale.
+ */
+#pragma once
+
+#include "gemm/common/kernel.cuh"
+
+namespace noyaux::gemm {
+
+// --8<-- [start:noyau]
+/**
+ * @brief C ← α·A·B + β·C, un thread par élément de C.
+ *
+ * threadIdx.x choisit la *ligne* de C : les 32 threads d'un warp lisent 32 lignes
+ * différentes de A, à K flottants d'écart, et écrivent 32 lignes différentes de C. Chaque
+ * accès d'un warp touche donc 32 segments de mémoire au lieu d'un (pas de coalescence).
+ */
+__global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b,
+                            float beta, float* c) {
+    const int row = blockIdx.x * blockDim.x + threadIdx.x;
+    const int col = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row < m && col < n) {  // les blocs du bord débordent de C
+        float sum = 0.0f;
+        for (int i = 0; i < k; ++i) sum += a[row * k + i] * b[i * n + col];
+        c[row * n + col] = alpha * sum + beta * c[row * n + col];
+    }
+}
+// --8<-- [end:noyau]
+
+/** @brief L'étape 1 pour le lanceur, les tests et le benchmark communs. */
+struct NaiveKernel {
+    static constexpr const char* name = "sgemm_naive";  ///< nom affiché
+    static constexpr Shape granularity{1, 1, 1};  ///< toute forme : les bords sont gardés
+    /** @brief Le noyau, pour vérifier qu\'il a du code pour le GPU présent. */
+    static const void* entry() { return reinterpret_cast<const void*>(sgemm_naive); }
+
+    // --8<-- [start:lancement]
+    /** @brief Blocs de 32×32 threads, autant qu'il en faut pour couvrir C. */
+    static void launch(const GemmArgs& args, cudaStream_t stream) {
+        check_shape<NaiveKernel>(args.shape);
+        const auto [m, n, k] = args.shape;
+        const dim3 block(32, 32);
+        const dim3 grid((m + 31) / 32, (n + 31) / 32);
+        sgemm_naive<<<grid, block, 0, stream>>>(m, n, k, args.alpha, args.a, args.b, args.beta, args.c);
+    }
+    // --8<-- [end:lancement]
+};
+
+}  // namespace noyaux::gemm
