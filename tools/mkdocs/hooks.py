@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import catalogue  # noqa: E402
 import doxygen  # noqa: E402
 import mesures  # noqa: E402
+import sass  # noqa: E402
 import typographie  # noqa: E402
 from manifeste import Example, ManifestError, read_manifest  # noqa: E402
 
@@ -37,6 +38,11 @@ def on_config(config):
     if not tag_file.is_file():
         raise PluginError(f"référence API absente ({tag_file}) : lancez d'abord "
                           "« cmake --build build --target doxygen »")
+    _state["build"] = build
+    tools = sorted((ROOT / ".venv" / "lib").glob("python3*/site-packages/nvidia/cu13/bin/cuobjdump"))
+    if not tools:
+        raise PluginError("cuobjdump absent de .venv : lancez ./ci/setup")
+    _state["cuda_tools"] = tools[0].parent
     _state["api_html"] = build / "doxygen" / "html"
     _state["api_pages"] = doxygen.file_pages(tag_file, ROOT)
     if not (KATEX / "katex.min.js").is_file():
@@ -104,7 +110,18 @@ def on_page_markdown(markdown, page, config, files):
                               "(absent du manifeste construit par CMake)")
         boxes.append(_box(example, page, files))
     page.meta["noyaux_boxes"] = boxes
-    return mesures.render_emulation(mesures.render(markdown, RESULTS), CPU_RESULTS)
+    markdown = mesures.render_emulation(mesures.render(markdown, RESULTS), CPU_RESULTS)
+    try:
+        return sass.render(markdown, _built_program, _state["cuda_tools"])
+    except sass.SassError as error:
+        raise PluginError(f"{page.file.src_uri} : {error}") from error
+
+
+def _built_program(directory: str) -> Path:
+    example = _state["examples"].get(directory)
+    if example is None:
+        raise sass.SassError(f"exemple inconnu « {directory} »")
+    return _state["build"] / directory / example.name
 
 
 def on_page_content(html, page, config, files):

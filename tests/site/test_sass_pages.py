@@ -1,0 +1,38 @@
+"""Code machine sur les pages : choix de la boucle principale et description."""
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "mkdocs"))
+
+import sass  # noqa: E402
+
+
+def kernel(lines):
+    k = sass.Kernel("_Z1kv", "k()", [(f"{4 * i * 16:04x}", text) for i, text in enumerate(lines)])
+    k.registers, k.local = 40, 0
+    return k
+
+
+class MainLoop(unittest.TestCase):
+    def test_picks_the_backward_branch_with_most_ffma(self):
+        k = kernel(["MOV R1, R2", "FFMA R1, R2, R3, R1", "@P0 BRA 0x0040",   # 1 FFMA
+                    "LDS R4, [R5]", "FFMA R1, R4, R3, R1", "FFMA R1, R4, R3, R1",
+                    "@P1 BRA 0x00c0", "EXIT"])
+        loop = sass.main_loop(k)
+        self.assertEqual([text for _, text in loop],
+                         ["LDS R4, [R5]", "FFMA R1, R4, R3, R1", "FFMA R1, R4, R3, R1", "@P1 BRA 0x00c0"])
+
+    def test_describes_registers_and_loop_mix(self):
+        k = kernel(["LDS R4, [R5]", "FFMA R1, R4, R3, R1", "BAR.SYNC.DEFER_BLOCKING 0x0", "@P1 BRA 0x0000"])
+        text = sass.describe(k, "sm_90a")
+        self.assertIn("**40 registres**", text)
+        self.assertIn("4 instructions, dont 1 FFMA (25\u202f%), 1 chargements depuis la mémoire partagée", text)
+        self.assertIn("1 barrières (BAR)", text)
+
+    def test_kernel_without_loop(self):
+        self.assertIn("Aucune boucle", sass.describe(kernel(["FFMA R1, R2, R3, R4", "EXIT"]), "sm_80"))
+
+
+if __name__ == "__main__":
+    unittest.main()

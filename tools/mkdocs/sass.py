@@ -1,0 +1,88 @@
+"""Code machine affiché sur les pages, tiré de la construction (jamais recopié).
+
+Une page demande le code machine d'un noyau par un commentaire HTML :
+
+    <!-- noyaux:sass examples/gemm/05-tuilage-2d sgemm_2d_blocktiling sm_90a -->
+
+Le commentaire est remplacé par le nombre de registres, la boucle principale (celle qui
+contient le plus de FFMA) et sa composition, lus par cuobjdump dans le programme construit.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "sass"))
+
+from verifier_sass import Kernel, opcode, read_kernels  # noqa: E402
+
+MARKER = re.compile(r"<!--\s*noyaux:sass\s+(\S+)\s+(\S+)\s+(sm_\w+)\s*-->")
+BRANCH_TARGET = re.compile(r"\bBRA\b.*?(0x[0-9a-f]+)")
+MAX_LINES = 160
+
+
+class SassError(Exception):
+    pass
+
+
+def main_loop(kernel: Kernel) -> list[tuple[str, str]]:
+    """La boucle (branchement arrière) qui contient le plus de FFMA ; la plus courte à égalité."""
+    addresses = [int(address, 16) for address, _ in kernel.instructions]
+    best: list[tuple[str, str]] = []
+    best_key = (-1, 0)
+    for index, (address, text) in enumerate(kernel.instructions):
+        match = BRANCH_TARGET.search(text)
+        if not match or int(match.group(1), 16) >= int(address, 16):
+            continue
+        start = addresses.index(int(match.group(1), 16)) if int(match.group(1), 16) in addresses else None
+        if start is None:
+            continue
+        body = kernel.instructions[start:index + 1]
+        ffma = sum(opcode(t).startswith("FFMA") for _, t in body)
+        key = (ffma, -len(body))
+        if key > best_key:
+            best, best_key = body, key
+    return best
+
+
+def describe(kernel: Kernel, arch: str) -> str:
+    loop = main_loop(kernel)
+    families = Counter(opcode(text).split(".")[0] for _, text in loop)
+    lines = [f"Code machine de `{kernel.name.split('(')[0]}` pour {arch}, lu par cuobjdump dans "
+             f"le programme construit : **{kernel.registers} registres** par thread, "
+             f"{kernel.local or 0} octet(s) de mémoire locale."]
+    if not loop:
+        lines.append("Aucune boucle dans ce noyau.")
+        return "\n\n".join(lines)
+    count = len(loop)
+    ffma = families.get("FFMA", 0)
+    lines.append(
+        f"Boucle principale : {count} instructions, dont {ffma} FFMA "
+        f"({100 * ffma / count:.0f} %), {families.get('LDS', 0)} chargements depuis la mémoire "
+        f"partagée (LDS), {families.get('LDG', 0)} depuis la mémoire globale (LDG), "
+        f"{families.get('STS', 0)} écritures en mémoire partagée (STS) et "
+        f"{families.get('BAR', 0)} barrières (BAR).".replace(" %", "\u202f%"))
+    shown = [f"/*{address}*/ {text}" for address, text in loop]
+    if len(shown) > MAX_LINES:
+        hidden = len(shown) - MAX_LINES
+        shown = shown[:MAX_LINES // 2] + [f"… ({hidden} instructions non affichées)"] + shown[-MAX_LINES // 2:]
+    lines.append("```text\n" + "\n".join(shown) + "\n```")
+    return "\n\n".join(lines)
+
+
+def render(markdown: str, binary_for, tools: Path) -> str:
+    """Remplace chaque marqueur ; @p binary_for(dossier) donne le programme construit."""
+    def replace(match: re.Match) -> str:
+        directory, name, arch = match.groups()
+        binary = binary_for(directory)
+        if not binary.is_file():
+            raise SassError(f"programme absent : {binary} ; construisez d'abord les exemples "
+                            "(cmake --build build)")
+        kernels = [k for k in read_kernels(tools, binary, arch).values()
+                   if re.search(rf"\b{re.escape(name)}\b", k.name)]
+        if not kernels:
+            raise SassError(f"aucun noyau « {name} » pour {arch} dans {binary}")
+        return describe(kernels[0], arch)
+    return MARKER.sub(replace, markdown)
