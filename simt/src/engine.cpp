@@ -21,6 +21,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -57,6 +58,13 @@ struct WarpRequest {
     unsigned char result[16]{};
 };
 
+struct AsyncCopy {
+    void* destination;
+    const void* source;
+    std::size_t size;
+    std::size_t zero_fill;
+};
+
 struct ThreadSlot {
     uint3 index{};
     unsigned linear = 0;
@@ -68,6 +76,8 @@ struct ThreadSlot {
     int barrier_result = 0;
     std::source_location where;
     WarpRequest warp;
+    std::vector<AsyncCopy> open_group;                // copies depuis le dernier commit
+    std::vector<std::vector<AsyncCopy>> committed;    // groupes fermés, du plus ancien au plus récent
 };
 
 /** @brief Barrière entre les blocs d'un lancement coopératif, interruptible. */
@@ -640,6 +650,34 @@ void warp_collective(WarpOp op, unsigned mask, const void* value, void* result, 
     if (self.state == State::at_warp) suspend(self);
     if (current_block->aborted) throw KernelAbort{};
     std::memcpy(result, request.result, size);
+}
+
+void async_copy(void* destination, const void* source, std::size_t size, std::size_t zero_fill,
+                const std::source_location& where) {
+    const bool aligned = (reinterpret_cast<std::uintptr_t>(destination) % size == 0) &&
+                         (reinterpret_cast<std::uintptr_t>(source) % size == 0);
+    if ((size != 4 && size != 8 && size != 16) || zero_fill > size || !aligned)
+        fail_current("copie asynchrone invalide (" + location(where) + ") : " + std::to_string(size) +
+                     " octets, dont " + std::to_string(zero_fill) +
+                     " mis à zéro ; attendu 4, 8 ou 16 octets alignés sur leur taille");
+    current_thread->open_group.push_back({destination, source, size, zero_fill});
+}
+
+void async_commit() {
+    ThreadSlot& self = *current_thread;
+    self.committed.push_back(std::move(self.open_group));
+    self.open_group.clear();
+}
+
+void async_wait_prior(std::size_t prior) {
+    auto& groups = current_thread->committed;
+    while (groups.size() > prior) {
+        for (const AsyncCopy& copy : groups.front()) {
+            std::memcpy(copy.destination, copy.source, copy.size - copy.zero_fill);
+            std::memset(static_cast<char*>(copy.destination) + copy.size - copy.zero_fill, 0, copy.zero_fill);
+        }
+        groups.erase(groups.begin());
+    }
 }
 
 unsigned lane_id() { return current_thread->linear % kWarpSize; }

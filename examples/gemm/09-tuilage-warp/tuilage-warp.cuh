@@ -7,21 +7,9 @@
 #pragma once
 
 #include "gemm/common/kernel.cuh"
+#include "gemm/common/warptiling_config.hpp"
 
 namespace noyaux::gemm {
-
-/** @brief Paramètres de tuilage de l'étape 9 (ceux de Simon Boehm pour l'A6000). */
-struct WarptilingConfig {
-    static constexpr int block_m = 128;  ///< lignes de C par bloc
-    static constexpr int block_n = 128;  ///< colonnes de C par bloc
-    static constexpr int block_k = 16;   ///< profondeur d'une tuile de A et de B
-    static constexpr int warp_m = 64;    ///< lignes de C par warp
-    static constexpr int warp_n = 64;    ///< colonnes de C par warp
-    static constexpr int warp_n_iterations = 4;  ///< sous-tuiles d'un warp dans la largeur
-    static constexpr int thread_m = 8;   ///< lignes de C par thread et par sous-tuile
-    static constexpr int thread_n = 4;   ///< colonnes de C par thread et par sous-tuile
-    static constexpr int threads = 128;  ///< threads par bloc (4 warps)
-};
 
 // --8<-- [start:noyau]
 /**

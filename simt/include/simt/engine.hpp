@@ -52,6 +52,20 @@ unsigned active_mask();
 /** @brief Point où le thread courant cède la main (atomiques, barrières mémoire, attentes). */
 void yield_point();
 
+/**
+ * @brief Copie asynchrone (cp.async) : mise en attente dans le groupe ouvert du thread
+ *        courant ; elle n'a lieu qu'à l'attente qui la couvre, comme sur GPU, où rien ne
+ *        garantit son arrivée avant.
+ */
+void async_copy(void* destination, const void* source, std::size_t size, std::size_t zero_fill,
+                const std::source_location& where);
+
+/** @brief Ferme le groupe de copies ouvert (__pipeline_commit). */
+void async_commit();
+
+/** @brief Effectue les groupes de copies fermés, sauf les @p prior plus récents. */
+void async_wait_prior(std::size_t prior);
+
 /** @brief Mémoire partagée dynamique du bloc courant (alignée sur 128 octets). */
 void* dynamic_shared_memory();
 
