@@ -31,6 +31,7 @@ __global__ void __launch_bounds__(THREADS)
     constexpr int WSUBM = WM / WMITER;
     constexpr int WSUBN = WN / WNITER;
     static_assert((BM / WM) * (BN / WN) * 32 == THREADS, "un warp par tuile WM×WN");
+    static_assert(WSUBM % TM == 0 && WSUBN % TN == 0, "une sous-tuile se découpe en TM×TN");
     static_assert((WSUBM / TM) * (WSUBN / TN) == 32, "32 threads par sous-tuile");
     static_assert(TN % 4 == 0 && BK % 4 == 0 && BN % 4 == 0, "accès de 128 bits");
 
