@@ -10,6 +10,7 @@ from manifeste import Example
 SOURCE_ORDER = ["README.md", "test.cu", "bench.cu", "{name}.cuh", "main.cu", "CMakeLists.txt"]
 LANGUAGES = {".cu": "cuda", ".cuh": "cuda", ".txt": "cmake", ".md": "markdown"}
 BACKEND_NAMES = {"gpu": "GPU", "cpu": "CPU (émulateur)"}
+PART_NAMES = {"ressources": "Ressources", "gemm": "GEMM", "megakernels": "Megakernels"}
 
 
 def readme_title_and_summary(readme: Path) -> tuple[str, str]:
@@ -51,7 +52,7 @@ def index_page(examples: list[Example], root: Path) -> str:
     for example in sorted(examples, key=lambda e: (e.part, e.slug)):
         title, _ = readme_title_and_summary(root / example.directory / "README.md")
         link = f"[{title}]({example.part}/{example.slug}.md)"
-        lines.append(f"| {example.part.capitalize()} | {link} | {backends_text(example)} "
+        lines.append(f"| {PART_NAMES.get(example.part, example.part)} | {link} | {backends_text(example)} "
                      f"| {len(example.tests)} |")
     lines += ["", "Pour lancer les tests d'une partie : `ctest --test-dir build -L <partie>` "
               "(par exemple `-L ressources`)."]

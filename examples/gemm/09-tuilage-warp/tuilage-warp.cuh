@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(THREADS)
 
 /** @brief L'étape 9 pour le lanceur, les tests et le benchmark communs. */
 struct WarptilingKernel {
-    using C = WarptilingConfig;
+    using C = WarptilingConfig;  ///< les paramètres de tuilage
     /** @brief Le noyau instancié avec les paramètres de WarptilingConfig. */
     static constexpr auto kernel =
         sgemm_warptiling<C::block_m, C::block_n, C::block_k, C::warp_m, C::warp_n,

@@ -1,0 +1,11 @@
+/**
+ * @file
+ * @brief Tests de l'étape 3 : la suite commune de l'échelle (examples/gemm/common/test_suite.cuh).
+ */
+#include "memoire-partagee.cuh"
+
+#include "gemm/common/test_suite.cuh"
+
+namespace noyaux::gemm {
+INSTANTIATE_TYPED_TEST_SUITE_P(MemoirePartagee, GemmLadderTest, SharedMemoryKernel);
+}  // namespace noyaux::gemm

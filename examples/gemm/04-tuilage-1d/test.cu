@@ -1,0 +1,11 @@
+/**
+ * @file
+ * @brief Tests de l'étape 4 : la suite commune de l'échelle (examples/gemm/common/test_suite.cuh).
+ */
+#include "tuilage-1d.cuh"
+
+#include "gemm/common/test_suite.cuh"
+
+namespace noyaux::gemm {
+INSTANTIATE_TYPED_TEST_SUITE_P(Tuilage1d, GemmLadderTest, Blocktiling1dKernel);
+}  // namespace noyaux::gemm
