@@ -2,7 +2,8 @@
 """Rassemble les résultats de ci/gpu-check en un fichier JSON daté, que les pages affichent.
 
 Contenu : GPU, pilote, version de CUDA, date ; bilan des tests gpu ; codes de
-compute-sanitizer par programme et par outil ; médianes des benchmarks.
+compute-sanitizer par programme et par outil ; médianes des benchmarks, avec leurs compteurs
+(GFLOP/s…), et benchmarks ignorés avec leur raison.
 """
 from __future__ import annotations
 
@@ -48,19 +49,43 @@ def sanitizer_summary(table: Path) -> list[dict]:
     return rows
 
 
+# Clés que Google Benchmark écrit pour chaque exécution ; toute autre valeur numérique est un
+# compteur de l'utilisateur (GFLOP/s, taille, blocs…).
+STANDARD_KEYS = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
+                 "repetitions", "repetition_index", "threads", "aggregate_name", "aggregate_unit",
+                 "iterations", "real_time", "cpu_time", "time_unit", "error_occurred",
+                 "error_message", "label", "big_o", "rms", "cpu_coefficient", "real_coefficient",
+                 "allocs_per_iter", "max_bytes_used"}
+# Débits que Google Benchmark calcule lui-même : gardés à part, sous leur nom.
+RATE_KEYS = ("bytes_per_second", "items_per_second")
+
+
 def benchmarks(journal: Path) -> dict:
+    """Par benchmark : le contexte, les médianes (avec tous les compteurs) et les exécutions
+    ignorées (SkipWithError : forme refusée, mémoire insuffisante, résultat faux…), une fois
+    chacune avec leur message."""
     results = {}
     for path in sorted(journal.glob("bench-*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
-        rows = []
+        rows, skipped = [], {}
         for run in data.get("benchmarks", []):
+            if run.get("error_occurred"):
+                skipped.setdefault(run["run_name"], run.get("error_message", ""))
+                continue
             if run.get("aggregate_name") != "median":
                 continue
-            rows.append({key: run[key] for key in
-                         ("run_name", "real_time", "time_unit", "bytes_per_second",
-                          "items_per_second", "iterations") if key in run})
-        results[path.stem.removeprefix("bench-")] = {"contexte": data.get("context", {}),
-                                                     "medianes": rows}
+            row = {key: run[key] for key in
+                   ("run_name", "real_time", "time_unit", *RATE_KEYS, "iterations", "repetitions")
+                   if key in run}
+            counters = {key: value for key, value in run.items()
+                        if key not in STANDARD_KEYS and key not in RATE_KEYS
+                        and isinstance(value, (int, float)) and not isinstance(value, bool)}
+            if counters:
+                row["compteurs"] = counters
+            rows.append(row)
+        results[path.stem.removeprefix("bench-")] = {
+            "contexte": data.get("context", {}), "medianes": rows,
+            "ignores": [{"run_name": name, "message": message} for name, message in skipped.items()]}
     return results
 
 

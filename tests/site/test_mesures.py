@@ -8,8 +8,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "mkdocs"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools" / "mkdocs"))
+sys.path.insert(0, str(ROOT / "ci"))
 
+import gpu_results  # noqa: E402
 import mesures  # noqa: E402
 
 FAKE_RESULT = {
@@ -69,6 +72,131 @@ class RenderEmulationTimes(unittest.TestCase):
         self.assertIn("| `a.b.cpu` | 0,25 |", rendered)
         self.assertIn("| `simt.emulateur.cpu` | 3,50 |", rendered)
         self.assertNotIn("commun.x.cpu", rendered)
+
+
+# Données de test inventées (aucun GPU ne les a produites) : la forme est celle qu'écrit
+# ci/gpu_results.py pour le benchmark commun de l'échelle GEMM.
+def _gemm_run(kernel: str, size: int, milliseconds: float, gflops: float) -> dict:
+    return {"run_name": f"BM_Gemm/{kernel}/{size}/min_time:0.020/manual_time",
+            "real_time": milliseconds, "time_unit": "ms", "iterations": 10, "repetitions": 5,
+            "compteurs": {"GFLOP/s": gflops, "taille": size}}
+
+
+FAKE_GEMM_RESULT = {
+    "date": "2000-01-02T03:04:05+00:00", "gpu": "GPU de test", "pilote": "0.0", "cuda": "0.0",
+    "benchmarks": {"gemm-banc": {"contexte": {}, "medianes": [
+        _gemm_run("sgemm_naive", 128, 0.01, 400.0),
+        _gemm_run("sgemm_coalesced", 128, 0.005, 800.0),
+        _gemm_run("cublas", 128, 0.002, 2000.0),
+        _gemm_run("sgemm_naive", 4096, 250.0, 550.0),
+        _gemm_run("sgemm_coalesced", 4096, 50.0, 2750.0),
+        _gemm_run("cublas", 4096, 2.5, 55000.0),
+    ], "ignores": [
+        {"run_name": "BM_Gemm/sgemm_naive/8192/min_time:0.020/manual_time",
+         "message": "mémoire du GPU insuffisante pour 8192×8192×8192"},
+        {"run_name": "BM_Gemm/sgemm_tuile/4096/min_time:0.020/manual_time",
+         "message": "sgemm_tuile en désaccord avec cuBLAS"},
+    ]}},
+}
+KERNEL_PAGE = "Avant\n<!-- noyaux:mesures-gemm sgemm_naive -->\nAprès\n"
+LADDER_PAGE = "Avant\n<!-- noyaux:echelle-gemm -->\nAprès\n"
+
+
+def _results_folder(folder: str, *results: dict) -> Path:
+    for index, result in enumerate(results):
+        Path(folder, f"{index}.json").write_text(json.dumps(result), encoding="utf-8")
+    return Path(folder)
+
+
+class RenderGemmMeasurements(unittest.TestCase):
+    def test_without_results_says_not_measured(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rendered = mesures.render_gemm(KERNEL_PAGE + LADDER_PAGE, Path(folder), "x.svg")
+        self.assertEqual(rendered.count('!!! warning "Non mesuré"'), 2)
+        self.assertNotIn("noyaux:", rendered)
+        self.assertNotIn("x.svg", rendered)
+
+    def test_kernel_table_has_context_sizes_and_ratio_to_cublas(self):
+        with tempfile.TemporaryDirectory() as folder:
+            older = dict(FAKE_GEMM_RESULT, date="1999-01-01T00:00:00+00:00", gpu="Ancien GPU")
+            rendered = mesures.render_gemm(KERNEL_PAGE, _results_folder(folder, older, FAKE_GEMM_RESULT))
+        self.assertIn("le 2000-01-02 sur GPU de test (pilote 0.0, CUDA 0.0) ; médiane de 5 "
+                      "répétitions", rendered)
+        self.assertNotIn("Ancien GPU", rendered)
+        self.assertIn("| 128 | 10,0 µs | 400,0 | 20,0 % |", rendered)
+        self.assertIn("| 4\u202f096 | 250,00 ms | 550,0 | 1,0 % |", rendered)
+        self.assertIn("- Non mesuré à 8\u202f192 : `mémoire du GPU insuffisante pour 8192×8192×8192`",
+                      rendered)
+        self.assertNotIn("sgemm_coalesced", rendered)
+
+    def test_unknown_kernel_says_not_measured(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rendered = mesures.render_gemm(KERNEL_PAGE.replace("sgemm_naive", "sgemm_absent"),
+                                           _results_folder(folder, FAKE_GEMM_RESULT))
+        self.assertIn("Non mesuré", rendered)
+        self.assertIn("`sgemm_absent`", rendered)
+
+    def test_kernel_skipped_everywhere_lists_reasons_without_table(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rendered = mesures.render_gemm(KERNEL_PAGE.replace("sgemm_naive", "sgemm_tuile"),
+                                           _results_folder(folder, FAKE_GEMM_RESULT))
+        self.assertIn("- Non mesuré à 4\u202f096 : `sgemm_tuile en désaccord avec cuBLAS`", rendered)
+        self.assertNotIn("| Taille", rendered)
+
+    def test_ladder_table_at_4096_in_benchmark_order_with_plot(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rendered = mesures.render_gemm(LADDER_PAGE, _results_folder(folder, FAKE_GEMM_RESULT),
+                                           "echelle-gemm.svg")
+        rows = [line for line in rendered.splitlines()
+                if line.startswith("| ") and "GFLOP/s" not in line and "---" not in line]
+        self.assertEqual(rows, ["| `sgemm_naive` | 550,0 | 1,0 % |",
+                                "| `sgemm_coalesced` | 2\u202f750,0 | 5,0 % |",
+                                "| cuBLAS (référence) | 55\u202f000,0 | 100,0 % |",
+                                "| `sgemm_tuile` | non mesuré : `sgemm_tuile en désaccord avec cuBLAS` | — |"])
+        self.assertIn("![Débit médian en GFLOP/s de chaque noyau", rendered)
+        self.assertIn("sur GPU de test le 2000-01-02](echelle-gemm.svg)", rendered)
+
+    def test_ladder_without_plot_has_no_image(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rendered = mesures.render_gemm(LADDER_PAGE, _results_folder(folder, FAKE_GEMM_RESULT))
+        self.assertIn("| cuBLAS (référence) |", rendered)
+        self.assertNotIn("![", rendered)
+
+    def test_plot_is_a_reproducible_svg_only_once_measured(self):
+        with tempfile.TemporaryDirectory() as folder:
+            self.assertIsNone(mesures.ladder_plot_svg(Path(folder)))
+            results = _results_folder(folder, FAKE_GEMM_RESULT)
+            first, second = mesures.ladder_plot_svg(results), mesures.ladder_plot_svg(results)
+        self.assertTrue(first.startswith(b"<?xml"))
+        self.assertIn(b"<svg", first)
+        self.assertEqual(first, second)
+
+
+class CollectBenchmarkResults(unittest.TestCase):
+    """ci/gpu_results.py garde les compteurs des médianes et les benchmarks ignorés."""
+
+    def test_keeps_counters_of_medians_and_skipped_runs_once(self):
+        skipped = {"name": "BM_Gemm/k/8192/manual_time", "run_name": "BM_Gemm/k/8192/manual_time",
+                   "run_type": "iteration", "repetitions": 5, "iterations": 0, "real_time": 0,
+                   "time_unit": "ms", "error_occurred": True, "error_message": "mémoire insuffisante"}
+        report = {"context": {"gpu": "GPU de test"}, "benchmarks": [
+            {"name": "BM_Gemm/k/128/manual_time_mean", "run_name": "BM_Gemm/k/128/manual_time",
+             "run_type": "aggregate", "aggregate_name": "mean", "real_time": 1.0, "GFLOP/s": 9.0},
+            {"name": "BM_Gemm/k/128/manual_time_median", "run_name": "BM_Gemm/k/128/manual_time",
+             "run_type": "aggregate", "aggregate_name": "median", "aggregate_unit": "time",
+             "repetitions": 5, "threads": 1, "iterations": 10, "real_time": 0.5, "cpu_time": 0.7,
+             "time_unit": "ms", "GFLOP/s": 8.0, "taille": 128},
+            skipped, skipped]}
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "bench-gemm-banc.json").write_text(json.dumps(report), encoding="utf-8")
+            collected = gpu_results.benchmarks(Path(folder))
+        self.assertEqual(collected, {"gemm-banc": {
+            "contexte": {"gpu": "GPU de test"},
+            "medianes": [{"run_name": "BM_Gemm/k/128/manual_time", "real_time": 0.5,
+                          "time_unit": "ms", "iterations": 10, "repetitions": 5,
+                          "compteurs": {"GFLOP/s": 8.0, "taille": 128}}],
+            "ignores": [{"run_name": "BM_Gemm/k/8192/manual_time",
+                         "message": "mémoire insuffisante"}]}})
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ exemples généré, encadré « Exemple compilable » et typographie française.
 from __future__ import annotations
 
 import os
+import posixpath
 import sys
 from pathlib import Path
 
@@ -73,6 +74,11 @@ def on_files(files: Files, config):
                                     content=catalogue.example_page(example, ROOT)))
     files.append(File.generated(config, "exemples/index.md",
                                 content=catalogue.index_page(examples, ROOT)))
+    # Courbe de l'échelle GEMM, tirée des résultats enregistrés ; aucune tant que rien n'est mesuré.
+    plot = mesures.ladder_plot_svg(RESULTS)
+    _state["ladder_plot"] = plot is not None
+    if plot is not None:
+        files.append(File.generated(config, mesures.LADDER_PLOT, content=plot))
     return files
 
 
@@ -111,6 +117,10 @@ def on_page_markdown(markdown, page, config, files):
         boxes.append(_box(example, page, files))
     page.meta["noyaux_boxes"] = boxes
     markdown = mesures.render_emulation(mesures.render(markdown, RESULTS), CPU_RESULTS)
+    plot_url = None
+    if _state.get("ladder_plot"):
+        plot_url = posixpath.relpath(mesures.LADDER_PLOT, posixpath.dirname(page.file.src_uri) or ".")
+    markdown = mesures.render_gemm(markdown, RESULTS, plot_url)
     try:
         return sass.render(markdown, _built_program, _state["cuda_tools"])
     except sass.SassError as error:

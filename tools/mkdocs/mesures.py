@@ -95,3 +95,180 @@ def emulation_table(results_dir: Path) -> str:
 
 def render_emulation(markdown: str, results_dir: Path) -> str:
     return EMULATION_MARKER.sub(lambda _: emulation_table(results_dir), markdown)
+
+
+# --- Échelle GEMM : le benchmark commun examples/gemm/banc (clé « gemm-banc ») -------------
+#
+#     <!-- noyaux:mesures-gemm sgemm_naive -->   tableau d'un noyau, toutes tailles
+#     <!-- noyaux:echelle-gemm -->               l'échelle à 4096³ et la courbe de chaque noyau
+
+GEMM_MARKER = re.compile(r"<!--\s*noyaux:mesures-gemm\s+(\S+)\s*-->")
+LADDER_MARKER = re.compile(r"<!--\s*noyaux:echelle-gemm\s*-->")
+GEMM_BENCH = "gemm-banc"
+CUBLAS = "cublas"
+LADDER_SIZE = 4096
+# Courbe générée par le crochet MkDocs dans le site (on_files), à côté de la page de synthèse.
+LADDER_PLOT = "gemm/echelle-gemm.svg"
+GEMM_NOT_MEASURED = ('!!! warning "Non mesuré"\n    Aucun résultat de `ci/gpu-check` ne contient '
+                     "encore {what} : rien n'en a été mesuré sur un GPU par Noyaux.")
+TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def _gemm_key(run_name: str) -> tuple[str, int] | None:
+    """« BM_Gemm/sgemm_naive/4096/min_time:0.020/manual_time » → (« sgemm_naive », 4096)."""
+    parts = run_name.split("/")
+    if len(parts) < 3 or parts[0] != "BM_Gemm" or not parts[2].isdigit():
+        return None
+    return parts[1], int(parts[2])
+
+
+def gemm_runs(data: dict) -> tuple[dict[str, dict[int, dict]], dict[str, dict[int, str]]]:
+    """Médianes et exécutions ignorées, par noyau puis par taille, dans l'ordre du benchmark
+    (celui de l'échelle, cuBLAS en dernier)."""
+    bench = data["benchmarks"][GEMM_BENCH]
+    medians: dict[str, dict[int, dict]] = {}
+    for run in bench.get("medianes", []):
+        key = _gemm_key(run["run_name"])
+        if key and gflops(run) is not None:
+            medians.setdefault(key[0], {})[key[1]] = run
+    skipped: dict[str, dict[int, str]] = {}
+    for run in bench.get("ignores", []):
+        key = _gemm_key(run["run_name"])
+        if key:
+            skipped.setdefault(key[0], {})[key[1]] = run.get("message", "")
+    return medians, skipped
+
+
+def gflops(run: dict) -> float | None:
+    value = run.get("compteurs", {}).get("GFLOP/s")
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def _ratio(value: float, reference: dict | None) -> str:
+    base = gflops(reference) if reference else None
+    return f"{french_number(100 * value / base, 1)} %" if base else "—"
+
+
+def _program_output(message: str) -> str:
+    """Message du benchmark, cité tel quel : en code, sans rien qui casse un tableau."""
+    return "`" + message.replace("`", "'").replace("|", "/") + "`"
+
+
+def _duration(run: dict) -> str:
+    ms = run["real_time"] * TO_MS.get(run.get("time_unit", "ms"), 1.0)
+    return f"{french_number(ms * 1e3, 1)} µs" if ms < 1 else f"{french_number(ms, 2)} ms"
+
+
+def _gemm_context(data: dict) -> str:
+    medians = data["benchmarks"][GEMM_BENCH].get("medianes", [])
+    repetitions = next((run["repetitions"] for run in medians if "repetitions" in run), None)
+    median = f"médiane de {repetitions} répétitions" if repetitions else "médiane des répétitions"
+    return (f"Mesuré par `ci/gpu-check` le {data['date'][:10]} sur {data['gpu']} "
+            f"(pilote {data['pilote']}, CUDA {data['cuda']}) ; {median}, une GEMM fp32 "
+            "chronométrée par itération, C remis à neuf et cache L2 vidé avant chacune.")
+
+
+def kernel_table(data: dict, kernel: str) -> str | None:
+    """Tableau d'un noyau : taille, temps et débit médians, % de cuBLAS à la même taille."""
+    medians, skipped = gemm_runs(data)
+    own, own_skipped = medians.get(kernel, {}), skipped.get(kernel, {})
+    if not own and not own_skipped:
+        return None
+    cublas = medians.get(CUBLAS, {})
+    lines = [_gemm_context(data)]
+    if own:
+        lines += ["", "| Taille (M = N = K) | Temps médian | GFLOP/s | % de cuBLAS |",
+                  "| ---: | ---: | ---: | ---: |"]
+    for size in sorted(own):
+        run = own[size]
+        lines.append(f"| {french_number(size, 0)} | {_duration(run)} "
+                     f"| {french_number(gflops(run), 1)} | {_ratio(gflops(run), cublas.get(size))} |")
+    if own_skipped:
+        lines.append("")
+        lines.extend(f"- Non mesuré à {french_number(size, 0)} : {_program_output(message)}"
+                     for size, message in sorted(own_skipped.items()))
+    return "\n".join(lines)
+
+
+def ladder_table(data: dict, plot_url: str | None) -> str:
+    """L'échelle à LADDER_SIZE : chaque noyau et cuBLAS, puis la courbe si elle existe."""
+    medians, skipped = gemm_runs(data)
+    cublas = medians.get(CUBLAS, {}).get(LADDER_SIZE)
+    lines = [_gemm_context(data), "",
+             f"| Noyau | GFLOP/s à {french_number(LADDER_SIZE, 0)}³ | % de cuBLAS |",
+             "| --- | ---: | ---: |"]
+    for kernel in dict.fromkeys([*medians, *skipped]):
+        run = medians.get(kernel, {}).get(LADDER_SIZE)
+        name = "cuBLAS (référence)" if kernel == CUBLAS else f"`{kernel}`"
+        if run:
+            lines.append(f"| {name} | {french_number(gflops(run), 1)} | {_ratio(gflops(run), cublas)} |")
+        else:
+            reason = skipped.get(kernel, {}).get(LADDER_SIZE)
+            reason = _program_output(reason) if reason is not None else "absent des résultats"
+            lines.append(f"| {name} | non mesuré : {reason} | — |")
+    if plot_url:
+        lines += ["", f"![{ladder_plot_alt(data)}]({plot_url})"]
+    return "\n".join(lines)
+
+
+def ladder_plot_alt(data: dict) -> str:
+    return ("Débit médian en GFLOP/s de chaque noyau de l'échelle et de cuBLAS selon le côté "
+            f"des matrices carrées, mesuré sur {data['gpu']} le {data['date'][:10]}")
+
+
+def ladder_plot_svg(results_dir: Path) -> bytes | None:
+    """Courbe GFLOP/s selon la taille, une par noyau ; None tant que rien n'est mesuré.
+
+    SVG reproductible : identifiants tirés d'un sel fixe, pas de date, texte en tracés (aucune
+    police à charger par le navigateur)."""
+    data = latest_results(results_dir, GEMM_BENCH)
+    medians = gemm_runs(data)[0] if data else {}
+    if not medians:
+        return None
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    sizes = sorted({size for by_size in medians.values() for size in by_size})
+    with matplotlib.rc_context({"svg.hashsalt": "noyaux", "svg.fonttype": "path"}):
+        figure = Figure(figsize=(9, 5), layout="constrained")
+        axes = figure.subplots()
+        for kernel, by_size in medians.items():
+            points = sorted(by_size.items())
+            style = ({"color": "black", "linestyle": "--", "label": "cuBLAS (référence)"}
+                     if kernel == CUBLAS else {"label": kernel})
+            axes.plot([size for size, _ in points], [gflops(run) for _, run in points],
+                      marker="o", **style)
+        axes.set_xscale("log", base=2)
+        axes.set_yscale("log")
+        axes.set_xticks(sizes, [french_number(size, 0) for size in sizes])
+        axes.xaxis.set_minor_formatter(NullFormatter())
+        axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: french_number(value, 0)))
+        axes.set_xlabel("Côté des matrices carrées (M = N = K, échelle logarithmique)")
+        axes.set_ylabel("Débit médian (GFLOP/s, échelle logarithmique)")
+        axes.set_title(f"GEMM fp32 sur {data['gpu']}, {data['date'][:10]}")
+        axes.grid(True, which="major", alpha=0.3)
+        figure.legend(loc="outside right upper", fontsize="small")
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
+
+
+def render_gemm(markdown: str, results_dir: Path, plot_url: str | None = None) -> str:
+    """Remplace les marqueurs GEMM ; @p plot_url : adresse de la courbe relative à la page."""
+    data = latest_results(results_dir, GEMM_BENCH)
+
+    def kernel(match: re.Match) -> str:
+        name = match.group(1)
+        table = kernel_table(data, name) if data else None
+        return table or GEMM_NOT_MEASURED.format(what=f"de mesure du noyau `{name}`")
+
+    def ladder(_: re.Match) -> str:
+        if data and gemm_runs(data)[0]:
+            return ladder_table(data, plot_url)
+        return GEMM_NOT_MEASURED.format(what="de mesure de l'échelle GEMM")
+
+    return LADDER_MARKER.sub(ladder, GEMM_MARKER.sub(kernel, markdown))
