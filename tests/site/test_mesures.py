@@ -199,5 +199,33 @@ class CollectBenchmarkResults(unittest.TestCase):
                          "message": "mémoire insuffisante"}]}})
 
 
+class RenderSweep(unittest.TestCase):
+    """Balayage de l'étape 8, sur des données de test inventées."""
+
+    def test_without_results_says_not_measured(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rendered = mesures.render_sweep("<!-- noyaux:balayage-gemm -->", Path(folder))
+        self.assertIn("Non mesuré", rendered)
+
+    def test_ranks_configurations_at_the_largest_size(self):
+        def run(kernel, size, value):
+            return {"run_name": f"BM_Gemm/{kernel}/{size}/manual_time", "real_time": 1.0,
+                    "time_unit": "ms", "repetitions": 5, "compteurs": {"GFLOP/s": value}}
+        data = {"date": "2000-01-02T00:00:00+00:00", "gpu": "GPU de test", "pilote": "0",
+                "cuda": "0", "benchmarks": {"gemm-08-recherche-parametres": {"medianes": [
+                    run("sgemm_tunable_64x64x16_4x4", 1024, 100.0),
+                    run("sgemm_tunable_64x64x16_4x4", 4096, 200.0),
+                    run("sgemm_tunable_128x128x16_8x8", 1024, 150.0),
+                    run("sgemm_tunable_128x128x16_8x8", 4096, 300.0),
+                    run("cublas", 4096, 400.0)]}}}
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "a.json").write_text(json.dumps(data), encoding="utf-8")
+            rendered = mesures.render_sweep("<!-- noyaux:balayage-gemm -->", Path(folder))
+        first = rendered.index("128x128x16_8x8")
+        second = rendered.index("64x64x16_4x4")
+        self.assertLess(first, second)
+        self.assertIn("| 150,0 | 300,0 | 75,0\u202f% |", rendered.replace(" %", "\u202f%"))
+
+
 if __name__ == "__main__":
     unittest.main()

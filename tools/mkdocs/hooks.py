@@ -120,7 +120,7 @@ def on_page_markdown(markdown, page, config, files):
     plot_url = None
     if _state.get("ladder_plot"):
         plot_url = posixpath.relpath(mesures.LADDER_PLOT, posixpath.dirname(page.file.src_uri) or ".")
-    markdown = mesures.render_gemm(markdown, RESULTS, plot_url)
+    markdown = mesures.render_sweep(mesures.render_gemm(markdown, RESULTS, plot_url), RESULTS)
     try:
         return sass.render(markdown, _built_program, _state["cuda_tools"])
     except sass.SassError as error:

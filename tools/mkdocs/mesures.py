@@ -122,10 +122,11 @@ def _gemm_key(run_name: str) -> tuple[str, int] | None:
     return parts[1], int(parts[2])
 
 
-def gemm_runs(data: dict) -> tuple[dict[str, dict[int, dict]], dict[str, dict[int, str]]]:
+def gemm_runs(data: dict, bench_id: str = GEMM_BENCH
+              ) -> tuple[dict[str, dict[int, dict]], dict[str, dict[int, str]]]:
     """Médianes et exécutions ignorées, par noyau puis par taille, dans l'ordre du benchmark
     (celui de l'échelle, cuBLAS en dernier)."""
-    bench = data["benchmarks"][GEMM_BENCH]
+    bench = data["benchmarks"][bench_id]
     medians: dict[str, dict[int, dict]] = {}
     for run in bench.get("medianes", []):
         key = _gemm_key(run["run_name"])
@@ -159,8 +160,8 @@ def _duration(run: dict) -> str:
     return f"{french_number(ms * 1e3, 1)} µs" if ms < 1 else f"{french_number(ms, 2)} ms"
 
 
-def _gemm_context(data: dict) -> str:
-    medians = data["benchmarks"][GEMM_BENCH].get("medianes", [])
+def _gemm_context(data: dict, bench_id: str = GEMM_BENCH) -> str:
+    medians = data["benchmarks"][bench_id].get("medianes", [])
     repetitions = next((run["repetitions"] for run in medians if "repetitions" in run), None)
     median = f"médiane de {repetitions} répétitions" if repetitions else "médiane des répétitions"
     return (f"Mesuré par `ci/gpu-check` le {data['date'][:10]} sur {data['gpu']} "
@@ -272,3 +273,43 @@ def render_gemm(markdown: str, results_dir: Path, plot_url: str | None = None) -
         return GEMM_NOT_MEASURED.format(what="de mesure de l'échelle GEMM")
 
     return LADDER_MARKER.sub(ladder, GEMM_MARKER.sub(kernel, markdown))
+
+
+# --- Recherche de paramètres (étape 8) : benchmark gemm-08-recherche-parametres ------------
+#
+#     <!-- noyaux:balayage-gemm -->   chaque configuration balayée, à chaque taille
+
+SWEEP_MARKER = re.compile(r"<!--\s*noyaux:balayage-gemm\s*-->")
+SWEEP_BENCH = "gemm-08-recherche-parametres"
+
+
+def sweep_table(data: dict) -> str:
+    """Une ligne par configuration : GFLOP/s à chaque taille, % de cuBLAS à la plus grande."""
+    medians, skipped = gemm_runs(data, SWEEP_BENCH)
+    cublas = medians.pop(CUBLAS, {})
+    sizes = sorted({size for runs in medians.values() for size in runs})
+    largest = sizes[-1] if sizes else None
+    lines = [_gemm_context(data, SWEEP_BENCH), "",
+             "| Configuration | " + " | ".join(f"GFLOP/s à {french_number(s, 0)}" for s in sizes)
+             + f" | % de cuBLAS à {french_number(largest, 0) if largest else '—'} |",
+             "| --- |" + " ---: |" * (len(sizes) + 1)]
+    ranked = sorted(medians.items(), key=lambda item: -(gflops(item[1].get(largest, {})) or 0.0))
+    for kernel, runs in ranked:
+        cells = [french_number(gflops(runs[s]), 1) if s in runs else "—" for s in sizes]
+        best = runs.get(largest)
+        lines.append(f"| `{kernel}` | " + " | ".join(cells) + " | "
+                     + (_ratio(gflops(best), cublas.get(largest)) if best else "—") + " |")
+    for kernel, runs in skipped.items():
+        for size, message in sorted(runs.items()):
+            lines.append(f"\n- `{kernel}` non mesuré à {french_number(size, 0)} : {_program_output(message)}")
+    return "\n".join(lines)
+
+
+def render_sweep(markdown: str, results_dir: Path) -> str:
+    data = latest_results(results_dir, SWEEP_BENCH)
+
+    def replace(_: re.Match) -> str:
+        if data and gemm_runs(data, SWEEP_BENCH)[0]:
+            return sweep_table(data)
+        return GEMM_NOT_MEASURED.format(what="de balayage des paramètres")
+    return SWEEP_MARKER.sub(replace, markdown)

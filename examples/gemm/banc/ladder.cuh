@@ -18,6 +18,7 @@
 #include "gemm/05-tuilage-2d/tuilage-2d.cuh"
 #include "gemm/06-vectorisation/vectorisation.cuh"
 #include "gemm/07-conflits-de-banc/conflits-de-banc.cuh"
+#include "gemm/08-recherche-parametres/recherche-parametres.cuh"
 #include "gemm/09-tuilage-warp/tuilage-warp.cuh"
 #include "gemm/10-double-tampon/double-tampon.cuh"
 
@@ -43,6 +44,7 @@ using Ladder = KernelList<
     Blocktiling2dKernel,   // 05-tuilage-2d
     VectorizedKernel,      // 06-vectorisation
     BankConflictFreeKernel,  // 07-conflits-de-banc
+    TunedKernel,           // 08-recherche-parametres (configuration retenue)
     WarptilingKernel,      // 09-tuilage-warp
     DoubleBufferedKernel   // 10-double-tampon
     >;
