@@ -98,7 +98,9 @@ function(noyaux_add_example)
     list(APPEND tests ${test_prefix}.bench)
     set(benchmark "bench.cu")
   elseif(EX_NO_BENCHMARK_REASON)
-    set(benchmark "sans benchmark : ${EX_NO_BENCHMARK_REASON}")
+    # Le manifeste est un TSV : une raison écrite sur plusieurs lignes y tient sur une seule.
+    string(REGEX REPLACE "[ \t\r\n]+" " " reason "${EX_NO_BENCHMARK_REASON}")
+    set(benchmark "sans benchmark : ${reason}")
   else()
     message(FATAL_ERROR "${dir} : ni bench.cu ni NO_BENCHMARK_REASON")
   endif()
@@ -108,19 +110,7 @@ function(noyaux_add_example)
     if(NOT EX_SASS_KERNEL)
       message(FATAL_ERROR "${dir} : SASS_EXPECT demande SASS_KERNEL")
     endif()
-    string(REPLACE ";" "," archs "${CMAKE_CUDA_ARCHITECTURES}")
-    set(expectations "")
-    foreach(expectation IN LISTS EX_SASS_EXPECT)
-      list(APPEND expectations --attendu "${expectation}")
-    endforeach()
-    add_test(NAME ${test_prefix}.sass
-      COMMAND ${NOYAUX_PYTHON} ${PROJECT_SOURCE_DIR}/tests/sass/verifier_sass.py
-              --outils ${NOYAUX_CUDA_TOOLS_BIN}
-              --binaire $<TARGET_FILE:${id}>
-              --archs ${archs}
-              --noyau ${EX_SASS_KERNEL}
-              ${expectations})
-    set_tests_properties(${test_prefix}.sass PROPERTIES LABELS "sass;${part}")
+    noyaux_internal_sass_test(${test_prefix}.sass ${id} ${part} ${EX_SASS_KERNEL} ${EX_SASS_EXPECT})
     list(APPEND tests ${test_prefix}.sass)
   endif()
 
@@ -151,17 +141,54 @@ function(noyaux_add_example)
   # Manifeste lu par le site (encadré « Exemple compilable ») et par la vérification d'intégrité.
   file(RELATIVE_PATH rel_dir ${PROJECT_SOURCE_DIR} ${dir})
   list(JOIN EX_BACKENDS "," backends)
-  list(JOIN tests "," test_list)
-  set_property(GLOBAL APPEND PROPERTY NOYAUX_EXAMPLE_ROWS
-    "${part}\t${slug}\t${rel_dir}\t${name}\t${backends}\t${test_list}\t${benchmark}")
+  set_property(GLOBAL APPEND PROPERTY NOYAUX_EXAMPLE_IDS ${id})
+  set_property(GLOBAL PROPERTY NOYAUX_EXAMPLE_${id}_ROW "${part}\t${slug}\t${rel_dir}\t${name}\t${backends}")
+  set_property(GLOBAL PROPERTY NOYAUX_EXAMPLE_${id}_TESTS ${tests})
+  set_property(GLOBAL PROPERTY NOYAUX_EXAMPLE_${id}_BENCHMARK "${benchmark}")
+endfunction()
+
+# Un test « sass » sur le code machine d'un noyau du programme.
+function(noyaux_internal_sass_test test_name id part kernel)
+  string(REPLACE ";" "," archs "${CMAKE_CUDA_ARCHITECTURES}")
+  set(expectations "")
+  foreach(expectation IN LISTS ARGN)
+    list(APPEND expectations --attendu "${expectation}")
+  endforeach()
+  add_test(NAME ${test_name}
+    COMMAND ${NOYAUX_PYTHON} ${PROJECT_SOURCE_DIR}/tests/sass/verifier_sass.py
+            --outils ${NOYAUX_CUDA_TOOLS_BIN} --binaire $<TARGET_FILE:${id}>
+            --archs ${archs} --noyau ${kernel} ${expectations})
+  set_tests_properties(${test_name} PROPERTIES LABELS "sass;${part}")
+endfunction()
+
+# noyaux_add_sass_test(SUFFIXE KERNEL nom EXPECT attentes...) : après noyaux_add_example, un
+# test <partie>.<NN-slug>.sass-<suffixe> sur un autre noyau du même programme.
+function(noyaux_add_sass_test suffix)
+  cmake_parse_arguments(PARSE_ARGV 1 SASS "" "KERNEL" "EXPECT")
+  if(NOT SASS_KERNEL OR NOT SASS_EXPECT)
+    message(FATAL_ERROR "noyaux_add_sass_test(${suffix}) : KERNEL et EXPECT sont requis")
+  endif()
+  if(NOT NOYAUX_WITH_SITE)
+    return()
+  endif()
+  get_filename_component(slug ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  get_filename_component(part_dir ${CMAKE_CURRENT_SOURCE_DIR} DIRECTORY)
+  get_filename_component(part ${part_dir} NAME)
+  set(test_name ${part}.${slug}.sass-${suffix})
+  noyaux_internal_sass_test(${test_name} ${part}-${slug} ${part} ${SASS_KERNEL} ${SASS_EXPECT})
+  set_property(GLOBAL APPEND PROPERTY NOYAUX_EXAMPLE_${part}-${slug}_TESTS ${test_name})
 endfunction()
 
 # Écrit build/noyaux-exemples.tsv (une ligne par exemple), seulement s'il change.
 function(noyaux_write_example_manifest)
-  get_property(rows GLOBAL PROPERTY NOYAUX_EXAMPLE_ROWS)
+  get_property(ids GLOBAL PROPERTY NOYAUX_EXAMPLE_IDS)
   set(content "partie\tslug\tdossier\tnom\tbackends\ttests\tbenchmark\n")
-  foreach(row IN LISTS rows)
-    string(APPEND content "${row}\n")
+  foreach(id IN LISTS ids)
+    get_property(row GLOBAL PROPERTY NOYAUX_EXAMPLE_${id}_ROW)
+    get_property(tests GLOBAL PROPERTY NOYAUX_EXAMPLE_${id}_TESTS)
+    get_property(benchmark GLOBAL PROPERTY NOYAUX_EXAMPLE_${id}_BENCHMARK)
+    list(JOIN tests "," test_list)
+    string(APPEND content "${row}\t${test_list}\t${benchmark}\n")
   endforeach()
   file(CONFIGURE OUTPUT ${PROJECT_BINARY_DIR}/noyaux-exemples.tsv CONTENT "${content}" @ONLY)
 endfunction()

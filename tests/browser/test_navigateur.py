@@ -5,7 +5,7 @@ Le site est servi sur 127.0.0.1 par http.server ; Chromium ne peut résoudre auc
 nom d'hôte. Vérifie :
   a. l'accueil en français (langue, titre, champ de recherche, onglets) ;
   b. la recherche, qui doit trouver une page à partir d'une autre flexion d'un mot
-     (« lancements » alors que la page dit « lancement ») ;
+     (« affaires » alors que la page dit « affaire ») ;
   c. l'encadré « Exemple compilable » et ses trois liens ;
   d. qu'aucune requête ne quitte 127.0.0.1 (pages, workers, navigateur lui-même) et que
      la console reste sans erreur ;
@@ -63,7 +63,7 @@ GRID_STRIDE = "ressources/boucle-grid-stride.html"
 EXAMPLE_DIR = "examples/ressources/01-boucle-grid-stride"
 # Requête → forme présente sur la page. Les requêtes n'apparaissent nulle part dans le
 # site : seule une recherche qui rapproche les flexions peut trouver la page.
-SEARCHES = {"lancements": "lancement", "débordements": "débordement"}
+SEARCHES = {"affaires": "affaire", "absurdes": "absurde"}
 INTERNAL_SCHEMES = {"data", "blob", "about", "chrome"}
 CAPTURES = ["accueil.png", "recherche.png", "exemple.png"]
 WAIT_S = 10

@@ -3,6 +3,7 @@
  * @brief Les règles d'intégrité entre pages, exemples et extraits de code.
  */
 #include "integrity.hpp"
+#include "reading_order.hpp"
 
 #include <algorithm>
 #include <map>
@@ -163,10 +164,19 @@ private:
                   "dossier de l'exemple introuvable (le manifeste est-il à jour ?)");
             return;
         }
+        bool complete = true;
         for (const std::string& file : {std::string("README.md"), entry.name + ".cuh",
                                        std::string("main.cu"), std::string("test.cu")})
-            if (!fs::is_regular_file(folder / file, missing))
+            if (!fs::is_regular_file(folder / file, missing)) {
                 error(entry.folder + "/" + file, 1, "fichier requis absent de l'exemple");
+                complete = false;
+            }
+        // Règle 7 : le README propose la méthode de lecture d'un dépôt de noyaux (vérifiée
+        // sur un exemple complet : un fichier manquant est déjà signalé).
+        if (const auto readme = complete ? read_lines(folder / "README.md") : std::nullopt)
+            if (const auto problem = check_reading_order(*readme, entry.name + ".cuh",
+                                                         entry.benchmark == "bench.cu"))
+                error(entry.folder + "/README.md", problem->line, problem->message);
         if (entry.benchmark == "bench.cu") {
             if (!fs::is_regular_file(folder / "bench.cu", missing))
                 error(entry.folder + "/bench.cu", 1,

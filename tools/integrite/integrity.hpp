@@ -11,6 +11,8 @@
  *  5. Chaque dossier d'exemple a README.md, <nom>.cuh, main.cu, test.cu, et bench.cu ou la
  *     raison de son absence.
  *  6. Un en-tête YAML mal formé est une erreur située, jamais un arrêt.
+ *  7. Le README de chaque exemple a une section « Ordre de lecture » qui cite, dans l'ordre,
+ *     test.cu, le benchmark, <nom>.cuh et main.cu (voir reading_order.hpp).
  */
 #pragma once
 

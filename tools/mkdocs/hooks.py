@@ -14,6 +14,7 @@ from mkdocs.structure.files import File, Files
 sys.path.insert(0, str(Path(__file__).parent))
 
 import catalogue  # noqa: E402
+import couverture  # noqa: E402
 import doxygen  # noqa: E402
 import mesures  # noqa: E402
 import sass  # noqa: E402
@@ -74,6 +75,9 @@ def on_files(files: Files, config):
                                     content=catalogue.example_page(example, ROOT)))
     files.append(File.generated(config, "exemples/index.md",
                                 content=catalogue.index_page(examples, ROOT)))
+    files.append(File.generated(config, "ressources/couverture.md", content=couverture.page(
+        ROOT / "tests" / "ressources" / "entrees-du-document.txt",
+        ROOT / "docs" / "ressources" / "couverture.yml", _state["examples"])))
     # Courbe de l'échelle GEMM, tirée des résultats enregistrés ; aucune tant que rien n'est mesuré.
     plot = mesures.ladder_plot_svg(RESULTS)
     _state["ladder_plot"] = plot is not None

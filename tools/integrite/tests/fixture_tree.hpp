@@ -70,7 +70,9 @@ inline ManifestEntry example_a() {
 
 /** @brief Écrit les fichiers d'un exemple complet ; son en-tête délimite la section « noyau ». */
 inline void write_example(const FixtureTree& tree, const ManifestEntry& entry) {
-    tree.write(entry.folder + "/README.md", "# Exemple\n");
+    tree.write(entry.folder + "/README.md",
+               "# Exemple\n\n## Ordre de lecture\n\n1. Ce fichier.\n2. `test.cu`\n3. `bench.cu`\n4. `" +
+                   entry.name + ".cuh`\n5. `main.cu`\n");
     tree.write(entry.folder + "/" + entry.name + ".cuh",
                "#pragma once\n"
                "// --8<-- [start:noyau]\n"
