@@ -9,6 +9,7 @@
  */
 #include "boucle-grid-stride.cuh"
 
+#include "common/copy_benchmark.cuh"
 #include "common/cuda_check.cuh"
 #include "common/device.cuh"
 #include "common/device_buffer.cuh"
@@ -46,18 +47,7 @@ void BM_SaxpyGridStride(benchmark::State& state) {
 // Copie GPU → GPU de 1,5 n flottants : le même volume (lecture + écriture) que SAXPY.
 void BM_DeviceToDeviceCopy(benchmark::State& state) {
     const auto n = static_cast<std::size_t>(state.range(0));
-    const std::size_t copied = n + n / 2;
-    DeviceBuffer<float> source(copied);
-    DeviceBuffer<float> destination(copied);
-    NOYAUX_CUDA_CHECK(cudaMemset(source.data(), 0, source.bytes()));
-    EventTimer timer;
-    for (auto _ : state) {
-        timer.start();
-        NOYAUX_CUDA_CHECK(cudaMemcpyAsync(destination.data(), source.data(), source.bytes(),
-                                          cudaMemcpyDeviceToDevice));
-        state.SetIterationTime(timer.stop_ms() / 1e3);
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 2 * copied * sizeof(float)));
+    noyaux::time_device_copy(state, (n + n / 2) * sizeof(float));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
  */
 #include "transposition.cuh"
 
+#include "common/copy_benchmark.cuh"
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
 #include "common/event_timer.cuh"
@@ -55,18 +56,7 @@ void BM_TranspositionDecalee(benchmark::State& state) {
 
 // Copie GPU → GPU de n flottants : le même volume (lecture + écriture) qu'une transposition.
 void BM_Copie(benchmark::State& state) {
-    const auto n = static_cast<std::size_t>(state.range(0));
-    DeviceBuffer<float> source(n);
-    DeviceBuffer<float> destination(n);
-    NOYAUX_CUDA_CHECK(cudaMemset(source.data(), 0, source.bytes()));
-    EventTimer timer;
-    for (auto _ : state) {
-        timer.start();
-        NOYAUX_CUDA_CHECK(cudaMemcpyAsync(destination.data(), source.data(), source.bytes(),
-                                          cudaMemcpyDeviceToDevice));
-        state.SetIterationTime(timer.stop_ms() / 1e3);
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 2 * n * sizeof(float)));
+    noyaux::time_device_copy(state, static_cast<std::size_t>(state.range(0)) * sizeof(float));
 }
 
 }  // namespace

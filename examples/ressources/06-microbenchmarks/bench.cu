@@ -9,6 +9,7 @@
  */
 #include "microbenchmarks.cuh"
 
+#include "common/copy_benchmark.cuh"
 #include "common/cuda_check.cuh"
 #include "common/device.cuh"
 #include "common/device_buffer.cuh"
@@ -45,18 +46,7 @@ void BM_BandePassante(benchmark::State& state) {
 
 // La référence : la copie GPU → GPU du runtime, même volume.
 void BM_Copie(benchmark::State& state) {
-    const auto bytes = static_cast<std::size_t>(state.range(0));
-    DeviceBuffer<float4> source(bytes / sizeof(float4));
-    DeviceBuffer<float4> destination(bytes / sizeof(float4));
-    NOYAUX_CUDA_CHECK(cudaMemset(source.data(), 0, bytes));
-    EventTimer timer;
-    for (auto _ : state) {
-        timer.start();
-        NOYAUX_CUDA_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes,
-                                          cudaMemcpyDeviceToDevice));
-        state.SetIterationTime(timer.stop_ms() / 1e3);
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * 2 * bytes));
+    noyaux::time_device_copy(state, static_cast<std::size_t>(state.range(0)));
 }
 
 // Latence : un thread suit un cycle aléatoire dans un tableau de range(0) octets.
