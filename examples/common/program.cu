@@ -35,4 +35,13 @@ int run_program(const char* program_name, const std::function<int()>& body) {
     }
 }
 
+int conclude(bool all_correct) {
+    if (!all_correct) {
+        std::printf("ÉCHEC : un résultat diffère de la référence CPU.\n");
+        return kExitFailure;
+    }
+    std::printf("Résultats vérifiés contre la référence CPU.\n");
+    return kExitSuccess;
+}
+
 }  // namespace noyaux

@@ -26,4 +26,10 @@ enum ExitCode : int {
  */
 int run_program(const char* program_name, const std::function<int()>& body);
 
+/**
+ * @brief Conclusion d'un programme qui vérifie plusieurs résultats : affiche le verdict et
+ *        renvoie kExitSuccess si @p all_correct, kExitFailure sinon.
+ */
+int conclude(bool all_correct);
+
 }  // namespace noyaux

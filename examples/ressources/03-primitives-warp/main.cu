@@ -101,12 +101,7 @@ int run(int argc, char** argv) {
     std::printf("votes    : %u valeurs positives gardées (attendu %" PRIu64 ", %s)\n", kept_count,
                 positives, compact_ok ? "juste" : "FAUX");
     ok = ok && compact_ok;
-    if (!ok) {
-        std::printf("ÉCHEC : un résultat diffère de la référence CPU.\n");
-        return noyaux::kExitFailure;
-    }
-    std::printf("Résultats vérifiés contre la référence CPU.\n");
-    return noyaux::kExitSuccess;
+    return noyaux::conclude(ok);
 }
 
 }  // namespace

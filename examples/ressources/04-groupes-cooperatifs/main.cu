@@ -108,12 +108,7 @@ int run(int argc, char** argv) {
         centered_ok = result[i] == static_cast<float>(values[i] - mean);
     ok &= report("  somme totale après grid.sync()", total_device == total_expected);
     ok &= report("  centrage après grid.sync()", centered_ok);
-    if (!ok) {
-        std::printf("ÉCHEC : un résultat diffère de la référence CPU.\n");
-        return noyaux::kExitFailure;
-    }
-    std::printf("Résultats vérifiés contre la référence CPU.\n");
-    return noyaux::kExitSuccess;
+    return noyaux::conclude(ok);
 }
 
 }  // namespace
