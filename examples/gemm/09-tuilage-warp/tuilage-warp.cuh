@@ -7,7 +7,7 @@
 #pragma once
 
 #include "gemm/common/kernel.cuh"
-#include "gemm/common/warptiling_config.hpp"
+#include "gemm/common/warptiling.cuh"
 
 namespace noyaux::gemm {
 
@@ -25,27 +25,18 @@ template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, in
 __global__ void __launch_bounds__(THREADS)
     sgemm_warptiling(int m, int n, int k, float alpha, const float* __restrict__ a,
                      const float* __restrict__ b, float beta, float* __restrict__ c) {
-    constexpr int WMITER = (WM * WN) / (32 * TM * TN * WNITER);  // sous-tuiles dans la hauteur
-    constexpr int WSUBM = WM / WMITER;
-    constexpr int WSUBN = WN / WNITER;
+    using Tile = WarpTile<BM, BN, WM, WN, WNITER, TM, TN>;
     static_assert((BM / WM) * (BN / WN) * 32 == THREADS, "un warp par tuile WM×WN");
-    static_assert(WSUBM % TM == 0 && WSUBN % TN == 0, "une sous-tuile se découpe en TM×TN");
-    static_assert((WSUBM / TM) * (WSUBN / TN) == 32, "32 threads par sous-tuile");
-    static_assert(TN % 4 == 0 && BK % 4 == 0 && BN % 4 == 0, "accès de 128 bits");
-
-    const int warp = threadIdx.x / 32;
-    const int lane = threadIdx.x % 32;
-    const int warp_row = warp / (BN / WN);
-    const int warp_col = warp % (BN / WN);
-    const int thread_row = lane / (WSUBN / TN);  // position du thread dans sa sous-tuile
-    const int thread_col = lane % (WSUBN / TN);
+    static_assert(BK % 4 == 0 && BN % 4 == 0, "chargements de 128 bits");
+    const Tile tile_of_thread(threadIdx.x);
 
     __shared__ float a_tile[BK * BM];  // transposée : a_tile[kk * BM + ligne]
     __shared__ float b_tile[BK * BN];
 
     a += blockIdx.y * BM * k;
     b += blockIdx.x * BN;
-    c += (blockIdx.y * BM + warp_row * WM) * n + blockIdx.x * BN + warp_col * WN;
+    c += (blockIdx.y * BM + tile_of_thread.warp_row * WM) * n + blockIdx.x * BN +
+         tile_of_thread.warp_col * WN;
 
     // Chaque thread charge des float4 : quatre éléments consécutifs d'une ligne.
     const int a_row = threadIdx.x / (BK / 4), a_col = threadIdx.x % (BK / 4) * 4;
@@ -53,9 +44,7 @@ __global__ void __launch_bounds__(THREADS)
     constexpr int a_rows_per_pass = THREADS / (BK / 4);
     constexpr int b_rows_per_pass = THREADS / (BN / 4);
 
-    float accumulators[WMITER * TM * WNITER * TN] = {};
-    float a_values[WMITER * TM];
-    float b_values[WNITER * TN];
+    float accumulators[Tile::ACCUMULATORS] = {};
 
     for (int tile = 0; tile < k; tile += BK) {
         for (int row = 0; row < BM; row += a_rows_per_pass) {
@@ -70,55 +59,13 @@ __global__ void __launch_bounds__(THREADS)
                 *reinterpret_cast<const float4*>(&b[(b_row + row) * n + b_col]);
         __syncthreads();
 
-        for (int kk = 0; kk < BK; ++kk) {
-#pragma unroll
-            for (int wm = 0; wm < WMITER; ++wm)
-#pragma unroll
-                for (int i = 0; i < TM; ++i)
-                    a_values[wm * TM + i] =
-                        a_tile[kk * BM + warp_row * WM + wm * WSUBM + thread_row * TM + i];
-#pragma unroll
-            for (int wn = 0; wn < WNITER; ++wn)
-#pragma unroll
-                for (int j = 0; j < TN; ++j)
-                    b_values[wn * TN + j] =
-                        b_tile[kk * BN + warp_col * WN + wn * WSUBN + thread_col * TN + j];
-            // Produit extérieur : chaque valeur chargée sert TN (ou TM) fois.
-#pragma unroll
-            for (int wm = 0; wm < WMITER; ++wm)
-#pragma unroll
-                for (int wn = 0; wn < WNITER; ++wn)
-#pragma unroll
-                    for (int i = 0; i < TM; ++i)
-#pragma unroll
-                        for (int j = 0; j < TN; ++j)
-                            accumulators[(wm * TM + i) * (WNITER * TN) + wn * TN + j] +=
-                                a_values[wm * TM + i] * b_values[wn * TN + j];
-        }
+        tile_of_thread.template multiply<BK>(a_tile, b_tile, accumulators);
         __syncthreads();  // la tuile suivante écrase a_tile et b_tile
         a += BK;
         b += BK * n;
     }
 
-    // Épilogue : lecture, mise à l'échelle et écriture de C par float4.
-#pragma unroll
-    for (int wm = 0; wm < WMITER; ++wm)
-#pragma unroll
-        for (int wn = 0; wn < WNITER; ++wn)
-#pragma unroll
-            for (int i = 0; i < TM; ++i)
-#pragma unroll
-                for (int j = 0; j < TN; j += 4) {
-                    float4* out = reinterpret_cast<float4*>(
-                        &c[(wm * WSUBM + thread_row * TM + i) * n + wn * WSUBN + thread_col * TN + j]);
-                    const float* acc = &accumulators[(wm * TM + i) * (WNITER * TN) + wn * TN + j];
-                    float4 value = *out;
-                    value.x = alpha * acc[0] + beta * value.x;
-                    value.y = alpha * acc[1] + beta * value.y;
-                    value.z = alpha * acc[2] + beta * value.z;
-                    value.w = alpha * acc[3] + beta * value.w;
-                    *out = value;
-                }
+    tile_of_thread.store(c, n, alpha, beta, accumulators);
     (void)m;  // la forme est garantie multiple des tuiles par le lanceur
 }
 // --8<-- [end:noyau]
