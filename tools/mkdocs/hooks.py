@@ -22,7 +22,8 @@ import typographie  # noqa: E402
 from manifeste import Example, ManifestError, read_manifest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-KATEX = Path("/usr/share/javascript/katex")
+# Dossier de KaTeX trouvé par CMake (cmake/NoyauxDependances.cmake), celui de Debian sinon.
+KATEX = Path(os.environ.get("NOYAUX_KATEX_DIR", "/usr/share/javascript/katex"))
 RESULTS = ROOT / "results" / "gpu"
 CPU_RESULTS = ROOT / "results" / "cpu"
 BOX_TEMPLATE = "partials/exemple-compilable.html"
