@@ -99,7 +99,7 @@ class RooflineTest(unittest.TestCase):
         alt = figures.gemm_roofline(constants()).alt
         self.assertIn("étapes 1 et 2 à 0,25 FLOP/octet, plafond 1,2 TFLOP/s", alt)
         self.assertIn("étape 3 à 8 FLOP/octet, plafond 38,4 TFLOP/s", alt)
-        self.assertIn("étapes 5 à 10 à 32 FLOP/octet, plafond 67,0 TFLOP/s", alt)
+        self.assertIn("étapes 5 à 10 à 32 FLOP/octet, plafond 67 TFLOP/s", alt)
 
 
 class DrawingTest(unittest.TestCase):

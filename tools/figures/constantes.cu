@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace {
 
@@ -24,28 +25,30 @@ using namespace noyaux::gemm;
 /** @brief Un objet JSON écrit au fil de l'eau ; les clés sont des identifiants ASCII. */
 class Json {
 public:
-    Json& open(const char* key) { return raw(key, "{"), first_ = true, *this; }
+    Json& open(const char* key) { key_(key) << "{"; first_ = true; return *this; }
     Json& close() { out_ << "}"; first_ = false; return *this; }
-    Json& value(const char* key, long long v) { return raw(key, std::to_string(v)); }
-    Json& text(const char* key, const std::string& v) { return raw(key, "\"" + v + "\""); }
+    Json& value(const char* key, long long v) { key_(key) << v; return *this; }
+    Json& text(const char* key, const char* v) { key_(key) << '"' << v << '"'; return *this; }
     template <typename Range>
     Json& list(const char* key, const Range& values) {
-        std::string joined = "[";
-        for (const auto& v : values) joined += (joined.size() > 1 ? "," : "") + std::to_string(v);
-        return raw(key, joined + "]");
+        key_(key) << "[";
+        const char* separator = "";
+        for (const auto& v : values) out_ << std::exchange(separator, ",") << v;
+        out_ << "]";
+        return *this;
     }
     /** @brief Ouvre une liste d'objets : chaque item() en ajoute un. */
-    Json& open_list(const char* key) { return raw(key, "["), first_ = true, *this; }
+    Json& open_list(const char* key) { key_(key) << "["; first_ = true; return *this; }
     Json& item() { out_ << (first_ ? "{" : ",{"); first_ = true; return *this; }
     Json& end_item() { out_ << "}"; first_ = false; return *this; }
     Json& close_list() { out_ << "]"; first_ = false; return *this; }
     std::string str() const { return out_.str(); }
 
 private:
-    Json& raw(const char* key, const std::string& v) {
-        out_ << (first_ ? "" : ",") << "\n\"" << key << "\":" << v;
-        first_ = v == "{" || v == "[";
-        return *this;
+    std::ostream& key_(const char* key) {
+        out_ << (first_ ? "" : ",") << "\n\"" << key << "\":";
+        first_ = false;
+        return out_;
     }
     std::ostringstream out_;
     bool first_ = true;

@@ -83,6 +83,11 @@ def _n(value: float, decimals: int = 0) -> str:
     return french_number(value, decimals)
 
 
+def _n_auto(value: float) -> str:
+    """Sans décimale pour un entier, une sinon : 67 ; 38,4."""
+    return _n(value, 0 if float(value).is_integer() else 1)
+
+
 class Canvas:
     """Un SVG écrit à la main : rectangles, lignes, textes, flèches."""
 
@@ -207,8 +212,9 @@ def _block_tiling(cfg: dict, step: int) -> Figure:
     alt = (f"Tuile de C de {bm} lignes sur {bn} colonnes calculée par un bloc de {threads} "
            f"threads, découpée en {threads} rectangles de {tm} × {tn} éléments, un par thread ; "
            f"à gauche la tuile de A ({bm} × {bk}), au-dessus celle de B ({bk} × {bn}) ; le "
-           f"thread {tid} est mis en évidence avec les {tm} lignes de A et les {tn} colonnes de B "
-           "qu'il lit, et un cadre entoure les 32 threads du warp 0.")
+           f"thread {tid} est mis en évidence avec les {tm} lignes de A et "
+           + (f"les {tn} colonnes de B" if tn > 1 else "la colonne de B")
+           + " qu'il lit, et un cadre entoure les 32 threads du warp 0.")
     caption = (f"Étape {step} : un bloc calcule une tuile {bm} × {bn} de C, chaque thread "
                f"{tm} × {tn} éléments.")
     return Figure(canvas.svg(), alt, caption)
@@ -299,7 +305,7 @@ def gemm_warp_tiles(constants: dict) -> Figure:
                     C_STRONG if w == 0 else C_FILL, C_STRONG, 1.5)
         canvas.text(x1 + (c + 0.5) * wn * s1, top + (r + 0.5) * wm * s1 + 5, f"warp {w}",
                     anchor="middle", fill=PAPER if w == 0 else INK, bold=w == 0)
-    # (2) la tuile du warp 0 et ses sous-tuiles ; les cases du lane 0.
+    # (2) la tuile du warp 0 et ses sous-tuiles ; les cases de la lane 0.
     s2 = panel / max(wm, wn)
     x2 = x1 + panel + 70
     canvas.line(x1 + wn * s1, top, x2 - 8, top, MUTED, 1, "3 3")
@@ -328,11 +334,11 @@ def gemm_warp_tiles(constants: dict) -> Figure:
     canvas.rect(x2, top, sn * s2, sm * s2, "none", INK, 2)   # la sous-tuile agrandie à droite
     bottom = top + max(panel, sm * s3) + 30
     canvas.text(20, bottom, f"En bleu : les {wmi * wni} × {tm} × {tn} = {cfg['accumulators']} "
-                "résultats du lane 0 du warp 0, un rectangle par sous-tuile.", fill=MUTED)
+                "résultats de la lane 0 du warp 0, un rectangle par sous-tuile.", fill=MUTED)
     alt = (f"Trois niveaux de tuiles de C à l'étape 9. Un bloc calcule {bm} × {bn} éléments avec "
            f"{warps} warps, chacun une tuile de {wm} × {wn}. Un warp parcourt {wmi * wni} "
            f"sous-tuiles de {sm} × {sn} ; dans chacune, ses 32 lanes tiennent {tm} × {tn} "
-           f"résultats, numérotés ligne par ligne, {lanes_n} lanes par ligne. Le lane 0 tient "
+           f"résultats, numérotés ligne par ligne, {lanes_n} lanes par ligne. La lane 0 tient "
            f"donc {cfg['accumulators']} résultats en registres, un rectangle par sous-tuile.")
     caption = (f"Étape 9 : tuile de bloc {bm} × {bn}, tuiles de warp {wm} × {wn}, "
                f"{tm} × {tn} éléments par lane et par sous-tuile.")
@@ -433,10 +439,10 @@ def gemm_banks_step7(constants: dict) -> Figure:
     canvas.height = canvas_height - 10
     alt_parts = []
     for key, label, access, phase in panels:
-        alt_parts.append(f"{names[key].lower()} à l'{label} : {len(phase)} passe"
+        alt_parts.append(f"{names[key][0].lower()}{names[key][1:]} à l'{label} : {len(phase)} passe"
                          f"{'s' if len(phase) > 1 else ''}")
     alt = ("Bancs de mémoire partagée touchés par le warp 0, une colonne par banc (0 à "
-           f"{banks - 1}), une ligne par passe, chaque case portant le numéro du lane servi : "
+           f"{banks - 1}), une ligne par passe, chaque case portant le numéro de la lane servie : "
            + " ; ".join(alt_parts) + ". La disposition de l'étape 7 ramène chaque accès à une passe.")
     caption = ("Les deux accès en conflit de l'étape 6, et les mêmes après la correction de "
                "l'étape 7 (modèle de passes de l'exemple, warp 0, premier pas).")
@@ -487,7 +493,7 @@ def gemm_coalescing(constants: dict) -> Figure:
                 fill=C_STRONG, bold=True)
     canvas.text(x2, top + cell + 60, f"Cadres : secteurs de {SECTOR_BYTES} octets", fill=MUTED)
     canvas.text(x2, top + cell + 78, "Cases pleines : les flottants lus par le warp", fill=MUTED)
-    alt = (f"À gauche, l'étape 1 : les {warp} lanes d'un warp lisent chacun un flottant d'une "
+    alt = (f"À gauche, l'étape 1 : les {warp} lanes d'un warp lisent chacune un flottant d'une "
            f"ligne différente de A ; chaque lecture occupe son propre secteur de {SECTOR_BYTES} "
            f"octets, soit {warp} secteurs pour {warp * FLOAT_BYTES} octets utiles. À droite, "
            f"l'étape 2 : les {warp} lanes lisent {warp} flottants consécutifs d'une ligne de B, "
@@ -539,7 +545,7 @@ def transpose_tile(constants: dict) -> Figure:
                 "lignes. En bleu, la ligne lue puis écrite par le warp 0 ;", size=12, fill=MUTED)
     canvas.text(20, top + side + 44, "en orange, la colonne qu'il relit après la barrière, qui "
                 "devient une ligne de out.", size=12, fill=MUTED)
-    alt = (f"Trois carrés de {tile} × {tile}. À gauche, la tuile de la matrice lue, parcourue "
+    alt = (f"Trois tuiles de {tile} lignes. À gauche, la tuile de la matrice lue, parcourue "
            f"par un bloc de {tile} × {rows} threads en {passes} passes de {rows} lignes ; un warp "
            f"lit une ligne entière. Au milieu, la tuile en mémoire partagée, de {tile} × "
            f"{tile + pad} flottants, écrite ligne par ligne puis relue colonne par colonne après "
@@ -627,7 +633,7 @@ def gemm_double_buffer(constants: dict) -> Figure:
                 f"en {end9} unités de temps sans recouvrement,", size=12, fill=MUTED)
     canvas.text(20, 268, f"en {end10} avec. T0, T1 : les deux tampons de mémoire partagée, "
                 "utilisés à tour de rôle.", size=12, fill=MUTED)
-    alt = (f"Deux chronologies de {tiles} tuiles de K = {bk}. À l'étape 9, chargement et calcul "
+    alt = (f"Deux chronologies de {tiles} tuiles de {bk} en K. À l'étape 9, chargement et calcul "
            f"de chaque tuile se suivent sans se recouvrir : {end9} unités de temps. À l'étape 10, "
            f"la copie asynchrone de la tuile suivante, vers l'autre des {stages} tampons, se fait "
            f"pendant le calcul de la tuile courante : {end10} unités de temps, avec des durées "
@@ -720,7 +726,7 @@ def gemm_roofline(constants: dict) -> Figure:
                 f"{_n(LADDER_SIZE)}, n / 8.", size=11, fill=MUTED)
     points = " ; ".join(
         f"étape{'s' if len(s) > 1 else ''} {_step_groups(s)} à {_n(v, 2 if v < 1 else 0)} FLOP/octet, "
-        f"plafond {_n(min(H200_FP32_TFLOPS, H200_HBM_TBPS * v), 1)} TFLOP/s"
+        f"plafond {_n_auto(min(H200_FP32_TFLOPS, H200_HBM_TBPS * v))} TFLOP/s"
         for v, s in sorted(groups.items()))
     alt = (f"Modèle roofline du H200 en échelles logarithmiques : le plafond monte avec "
            f"l'intensité arithmétique au rythme de la bande passante HBM3e "
@@ -777,8 +783,8 @@ def render_markers(markdown: str, figures: dict[str, Figure], page_uri: str) -> 
             raise FigureError(f"figure inconnue « {name} » (connues : {', '.join(sorted(figures))})")
         link = posixpath.relpath(uri(name), posixpath.dirname(page_uri) or ".")
         alt = figure.alt.replace("[", "(").replace("]", ")").replace("\n", " ")
-        return (f'<figure class="noyaux-figure" markdown="span">\n'
-                f'  ![{alt}]({link})\n'
-                f'  <figcaption>{html.escape(figure.caption)}</figcaption>\n'
+        # Image et légende sur une ligne : un saut de ligne deviendrait un <br>.
+        return (f'<figure class="noyaux-figure" markdown="span">'
+                f'![{alt}]({link})<figcaption>{html.escape(figure.caption)}</figcaption>'
                 f'</figure>')
     return MARKER.sub(replace, markdown)
