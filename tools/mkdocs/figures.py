@@ -274,11 +274,6 @@ def gemm_outer_product(constants: dict) -> Figure:
 
 # --- GEMM : tuiles de bloc, de warp et de thread (étape 9) ----------------------------------
 
-def top_of(height: float) -> float:
-    """Bas d'un panneau de hauteur @p height sous les titres (figure de l'étape 9)."""
-    return 60 + height
-
-
 def gemm_warp_tiles(constants: dict) -> Figure:
     cfg = _section(constants, "etape9")
     bm, bn, wm, wn = cfg["block_m"], cfg["block_n"], cfg["warp_m"], cfg["warp_n"]
@@ -291,9 +286,9 @@ def gemm_warp_tiles(constants: dict) -> Figure:
         raise FigureError("étape 9 : la géométrie des warps ne compte pas 32 threads par sous-tuile")
     panel, tall = 210, 320               # côté des deux premiers panneaux ; hauteur du troisième
     s3 = tall / max(sm, sn)
-    canvas = Canvas(2 * panel + 2 * 70 + 20 + max(sn * s3, 170) + 20, top_of(tall) + 45,
+    top = 60                             # sous les titres des panneaux
+    canvas = Canvas(2 * panel + 2 * 70 + 20 + max(sn * s3, 170) + 20, top + tall + 45,
                     "Tuilage par warp de l'étape 9")
-    top = 60
     # (1) la tuile de bloc et ses warps.
     s1 = panel / max(bm, bn)
     x1 = 20
