@@ -98,7 +98,7 @@ class Canvas:
             '<defs><marker id="fleche" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
             f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
             f'fill="{MUTED}"/></marker></defs>',
-            f'<rect x="0" y="0" width="{width:g}" height="{height:g}" fill="{PAPER}"/>',
+            "",  # le fond, écrit par svg() aux dimensions finales
         ]
 
     def rect(self, x, y, w, h, fill="none", stroke=INK, width=1.0, dash: str | None = None,
@@ -131,6 +131,8 @@ class Canvas:
                            f'fill="{fill}"{extra}>{html.escape(content)}</text>')
 
     def svg(self) -> str:
+        self._parts[2] = (f'<rect x="0" y="0" width="{self.width:g}" height="{self.height:g}" '
+                          f'fill="{PAPER}"/>')
         body = "\n".join(self._parts)
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:g}" '
                 f'height="{self.height:g}" viewBox="0 0 {self.width:g} {self.height:g}" '
@@ -431,7 +433,9 @@ def gemm_banks_step7(constants: dict) -> Figure:
                 else "1 passe : aucun conflit")
         y = _bank_panel(canvas, x0, y, phase, banks, access["largeur"], cell, title, note) + 34
         canvas_height = y
-    canvas.height = canvas_height - 10
+    canvas.text(x0, canvas_height - 12, f"Colonnes : les bancs 0 à {banks - 1} ; dans chaque case, "
+                "la lane servie à cette passe.", size=11, fill=MUTED)
+    canvas.height = canvas_height
     alt_parts = []
     for key, label, access, phase in panels:
         alt_parts.append(f"{names[key][0].lower()}{names[key][1:]} à l'{label} : {len(phase)} passe"
