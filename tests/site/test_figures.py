@@ -122,6 +122,8 @@ class DrawingTest(unittest.TestCase):
         figure = figures.gemm_tiles_step5(data)
         self.assertIn("Tuile de C : 64 × 64", figure.svg)
         self.assertIn("un bloc de 64 threads", figure.alt)
+        data["echelle"][2]["tuile_m"] = 16
+        self.assertIn("Un bloc de 16 × 16 threads", figures.gemm_shared_tiles(data).svg)
 
     def test_inconsistent_tiling_is_refused(self):
         data = constants()

@@ -153,6 +153,56 @@ def _step(constants: dict, number: int) -> dict:
     raise FigureError(f"étape {number} absente de l'échelle (constantes.json)")
 
 
+# --- GEMM : tuiles en mémoire partagée le long de K (étape 3) ------------------------------
+
+def gemm_shared_tiles(constants: dict) -> Figure:
+    tile = _step(constants, 3)["tuile_m"]
+    count = 4                                # tuiles dessinées par côté : des matrices schématiques
+    row, col = 1, 2                          # la tuile de C du bloc montré
+    cell = 34
+    side = count * cell
+    ax, by = 40, 60                          # A à gauche ; B au-dessus de C
+    cx, cy = ax + side + 40, by + side + 40
+    canvas = Canvas(cx + side + 310, cy + side + 40, "Tuiles de l'étape 3")
+
+    def grid(x0, y0, fill, stroke):
+        for i in range(count):
+            for j in range(count):
+                canvas.rect(x0 + j * cell, y0 + i * cell, cell, cell, fill, stroke, 0.8)
+
+    grid(ax, cy, NEUTRAL, GRID)
+    grid(cx, by, NEUTRAL, GRID)
+    grid(cx, cy, NEUTRAL, GRID)
+    for k in range(count):                   # la tranche k : une tuile de A, une tuile de B
+        shade = A_STRONG if k == 1 else A_FILL
+        canvas.rect(ax + k * cell, cy + row * cell, cell, cell, shade, A_STRONG, 1)
+        canvas.text(ax + (k + 0.5) * cell, cy + (row + 0.5) * cell + 4, str(k), size=11,
+                    anchor="middle", fill=PAPER if k == 1 else INK)
+        shade = B_STRONG if k == 1 else B_FILL
+        canvas.rect(cx + col * cell, by + k * cell, cell, cell, shade, B_STRONG, 1)
+        canvas.text(cx + (col + 0.5) * cell, by + (k + 0.5) * cell + 4, str(k), size=11,
+                    anchor="middle", fill=PAPER if k == 1 else INK)
+    canvas.rect(cx + col * cell, cy + row * cell, cell, cell, C_STRONG, INK, 1.5)
+    canvas.text(ax + side / 2, cy + side + 20, "A", anchor="middle", bold=True, fill=A_STRONG)
+    canvas.text(cx + side + 10, by + side / 2, "B", bold=True, fill=B_STRONG)
+    canvas.text(cx + side / 2, cy + side + 20, "C", anchor="middle", bold=True, fill=C_STRONG)
+    lx = cx + side + 24
+    canvas.text(lx, cy + 14, f"Un bloc de {tile} × {tile} threads :", bold=True)
+    canvas.text(lx, cy + 32, f"une tuile {tile} × {tile} de C (vert)", fill=MUTED)
+    canvas.text(lx, cy + 58, "Tranche k (ici k = 1, foncée) :", bold=True)
+    canvas.text(lx, cy + 76, f"une tuile {tile} × {tile} de A et une de B", fill=MUTED)
+    canvas.text(lx, cy + 94, "copiées en mémoire partagée,", fill=MUTED)
+    canvas.text(lx, cy + 112, f"puis {tile} FMA par thread", fill=MUTED)
+    alt = (f"Les matrices A, B et C découpées en tuiles de {tile} × {tile}, dessinées sur "
+           f"{count} tuiles de côté. Le bloc qui calcule une tuile de C parcourt la ligne de "
+           f"tuiles de A et la colonne de tuiles de B qui lui correspondent, numérotées 0 à "
+           f"{count - 1} le long de K ; à chaque tranche, il copie une tuile de A et une tuile "
+           f"de B en mémoire partagée, puis chaque thread fait {tile} FMA.")
+    caption = (f"Étape 3 : le bloc avance dans K par tranches de {tile}, une tuile de A et une "
+               "tuile de B en mémoire partagée à chaque tranche.")
+    return Figure(canvas.svg(), alt, caption)
+
+
 # --- GEMM : tuiles de bloc et de thread (étapes 4 et 5) --------------------------------------
 
 def _block_tiling(cfg: dict, step: int) -> Figure:
@@ -741,6 +791,7 @@ def gemm_roofline(constants: dict) -> Figure:
 
 FIGURES: dict[str, Callable[[dict], Figure]] = {
     "gemm-coalescence": gemm_coalescing,
+    "gemm-tuiles-etape3": gemm_shared_tiles,
     "gemm-tuiles-etape4": gemm_tiles_step4,
     "gemm-tuiles-etape5": gemm_tiles_step5,
     "gemm-produit-exterieur": gemm_outer_product,
