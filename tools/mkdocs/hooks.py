@@ -11,7 +11,10 @@ import material
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+# MkDocs charge ce fichier par son chemin : ses voisins et les modules partagés de
+# tools/python (lecteur de code machine) ne sont importables qu'une fois ajoutés ici.
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 import catalogue  # noqa: E402
 import couverture  # noqa: E402
