@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,7 +13,10 @@ import material
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+# MkDocs charge ce fichier par son chemin : ses voisins et les modules partagés de
+# tools/python (lecteur de code machine) ne sont importables qu'une fois ajoutés ici.
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 import catalogue  # noqa: E402
 import couverture  # noqa: E402
@@ -21,7 +25,7 @@ import figures  # noqa: E402
 import mesures  # noqa: E402
 import sass  # noqa: E402
 import typographie  # noqa: E402
-from manifeste import Example, ManifestError, read_manifest  # noqa: E402
+from noyaux_outils.manifeste import Example, ManifestError, read_manifest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 # Dossier de KaTeX trouvé par CMake (cmake/NoyauxDependances.cmake), celui de Debian sinon.
@@ -49,6 +53,7 @@ def on_config(config):
             figures.load_constants(build / "figures" / "constantes.json"))
     except figures.FigureError as error:
         raise PluginError(f"figures : {error}") from error
+    _state["reading_order"] = _reading_order(build)
     tools = sorted((ROOT / ".venv" / "lib").glob("python3*/site-packages/nvidia/cu13/bin/cuobjdump"))
     if not tools:
         raise PluginError("cuobjdump absent de .venv : lancez ./ci/setup")
@@ -58,6 +63,25 @@ def on_config(config):
     if not (KATEX / "katex.min.js").is_file():
         raise PluginError(f"KaTeX absent de {KATEX} : lancez ./ci/setup (paquet libjs-katex)")
     return config
+
+
+def _reading_order(build: Path) -> dict[str, list[str]]:
+    """Fichiers de chaque exemple dans l'ordre de lecture, donnés par noyaux-integrite : la
+    seule définition de l'anatomie d'un exemple."""
+    program = build / "tools" / "integrite" / "noyaux-integrite"
+    if not program.is_file():
+        raise PluginError(f"{program} absent : lancez d'abord "
+                          "« cmake --build build --target noyaux-integrite »")
+    result = subprocess.run([str(program), "--racine", str(ROOT), "--manifeste",
+                             str(build / "noyaux-exemples.tsv"), "--ordre-de-lecture"],
+                            capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise PluginError(f"noyaux-integrite --ordre-de-lecture : {result.stderr.strip()}")
+    order = {}
+    for line in result.stdout.splitlines():
+        directory, *files = line.split("\t")
+        order[directory] = files
+    return order
 
 
 def _add_tree(files: Files, config, source: Path, destination: str) -> None:
@@ -80,7 +104,8 @@ def on_files(files: Files, config):
     examples = list(_state["examples"].values())
     for example in examples:
         files.append(File.generated(config, example.page,
-                                    content=catalogue.example_page(example, ROOT)))
+                                    content=catalogue.example_page(
+                                        example, ROOT, _state["reading_order"][example.directory])))
     files.append(File.generated(config, "exemples/index.md",
                                 content=catalogue.index_page(examples, ROOT)))
     files.append(File.generated(config, "ressources/couverture.md", content=couverture.page(
