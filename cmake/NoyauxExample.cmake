@@ -20,12 +20,17 @@
 #   NO_BENCHMARK_REASON  pourquoi l'exemple n'a pas de benchmark (sans bench.cu, noyaux-integrite
 #                        l'exige) ;
 #   LIBRARIES ...        bibliothèques de la partie pour le backend gpu (ex. noyaux_gemm) ;
-#   CPU_LIBRARIES ...    leurs équivalents pour l'émulateur (ex. noyaux_gemm_cpu).
+#   CPU_LIBRARIES ...    leurs équivalents pour l'émulateur (ex. noyaux_gemm_cpu) ;
+#   GROUPED              les tests et le benchmark de l'exemple rejoignent les binaires communs
+#                        de sa partie (voir noyaux_add_part_binaries) au lieu d'avoir les leurs :
+#                        une partie de petits exemples se construit ainsi bien plus vite ;
+#   TEST_FILTER motif    avec GROUPED : les suites GoogleTest de l'exemple (--gtest_filter) ;
+#   BENCH_FILTER regex   avec GROUPED et bench.cu : ses benchmarks (--benchmark_filter).
 
 set(NOYAUX_EXPECT_REJECTION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/expect_rejection.cmake)
 
 function(noyaux_add_example)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "" "SASS_KERNEL;NO_BENCHMARK_REASON"
+  cmake_parse_arguments(PARSE_ARGV 0 EX "GROUPED" "SASS_KERNEL;NO_BENCHMARK_REASON;TEST_FILTER;BENCH_FILTER"
                         "BACKENDS;SASS_EXPECT;REJECT;LIBRARIES;CPU_LIBRARIES")
   if(EX_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "noyaux_add_example : arguments inconnus : ${EX_UNPARSED_ARGUMENTS}")
@@ -54,46 +59,54 @@ function(noyaux_add_example)
   set_target_properties(${id} PROPERTIES OUTPUT_NAME ${name})
   target_link_libraries(${id} PRIVATE ${EX_LIBRARIES} noyaux_common noyaux_warnings)
 
-  # Les tests, sur GPU.
-  add_executable(${id}-test test.cu)
-  target_link_libraries(${id}-test PRIVATE ${EX_LIBRARIES} noyaux_common noyaux_gpu_test_main noyaux_warnings)
-  add_test(NAME ${test_prefix}.gpu COMMAND ${id}-test)
-  set_tests_properties(${test_prefix}.gpu PROPERTIES
-    LABELS "gpu;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE})
-  list(APPEND tests ${test_prefix}.gpu)
+  if(EX_GROUPED)
+    noyaux_internal_grouped_example()
+  else()
+    # Les tests, sur GPU.
+    add_executable(${id}-test test.cu)
+    target_link_libraries(${id}-test PRIVATE ${EX_LIBRARIES} noyaux_common noyaux_gpu_test_main noyaux_warnings)
+    add_test(NAME ${test_prefix}.gpu COMMAND ${id}-test)
+    set_tests_properties(${test_prefix}.gpu PROPERTIES
+      LABELS "gpu;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE})
+    list(APPEND tests ${test_prefix}.gpu)
 
-  # Les mêmes tests sur l'émulateur simt : même source, mêmes assertions.
-  if("cpu" IN_LIST EX_BACKENDS AND NOYAUX_WITH_SIMT)
-    file(GLOB headers CONFIGURE_DEPENDS ${dir}/*.cuh ${dir}/*.hpp)
-    # En-têtes réécrits une seule fois (une cible à eux), avant les deux programmes.
-    simt_rewritten_sources(cpu_headers ${headers})
-    add_custom_target(${id}-simt-sources DEPENDS ${cpu_headers})
-    simt_rewritten_sources(cpu_test ${dir}/test.cu)
-    add_executable(${id}-test-cpu ${cpu_test})
-    target_link_libraries(${id}-test-cpu PRIVATE ${EX_CPU_LIBRARIES} noyaux_common_cpu noyaux_test_main_cpu)
-    # Le programme aussi, pour qui n'a pas de GPU : <nom>-cpu.
-    simt_rewritten_sources(cpu_program ${dir}/main.cu)
-    add_executable(${id}-cpu ${cpu_program})
-    target_link_libraries(${id}-cpu PRIVATE ${EX_CPU_LIBRARIES} noyaux_common_cpu)
-    set_target_properties(${id}-cpu PROPERTIES OUTPUT_NAME ${name}-cpu)
-    foreach(target ${id}-test-cpu ${id}-cpu)
-      set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
-      add_dependencies(${target} ${id}-simt-sources)
-      add_dependencies(simt-tout ${target})
-    endforeach()
-    add_test(NAME ${test_prefix}.cpu COMMAND ${id}-test-cpu)
-    set_tests_properties(${test_prefix}.cpu PROPERTIES LABELS "cpu;simt;${part}")
-    list(APPEND tests ${test_prefix}.cpu)
+    # Les mêmes tests sur l'émulateur simt : même source, mêmes assertions.
+    if("cpu" IN_LIST EX_BACKENDS AND NOYAUX_WITH_SIMT)
+      file(GLOB headers CONFIGURE_DEPENDS ${dir}/*.cuh ${dir}/*.hpp)
+      # En-têtes réécrits une seule fois (une cible à eux), avant les deux programmes.
+      simt_rewritten_sources(cpu_headers ${headers})
+      add_custom_target(${id}-simt-sources DEPENDS ${cpu_headers})
+      simt_rewritten_sources(cpu_test ${dir}/test.cu)
+      add_executable(${id}-test-cpu ${cpu_test})
+      target_link_libraries(${id}-test-cpu PRIVATE ${EX_CPU_LIBRARIES} noyaux_common_cpu noyaux_test_main_cpu)
+      # Le programme aussi, pour qui n'a pas de GPU : <nom>-cpu.
+      simt_rewritten_sources(cpu_program ${dir}/main.cu)
+      add_executable(${id}-cpu ${cpu_program})
+      target_link_libraries(${id}-cpu PRIVATE ${EX_CPU_LIBRARIES} noyaux_common_cpu)
+      set_target_properties(${id}-cpu PROPERTIES OUTPUT_NAME ${name}-cpu)
+      foreach(target ${id}-test-cpu ${id}-cpu)
+        set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
+        add_dependencies(${target} ${id}-simt-sources)
+        add_dependencies(simt-tout ${target})
+      endforeach()
+      add_test(NAME ${test_prefix}.cpu COMMAND ${id}-test-cpu)
+      set_tests_properties(${test_prefix}.cpu PROPERTIES LABELS "cpu;simt;${part}")
+      list(APPEND tests ${test_prefix}.cpu)
+    endif()
+
+    # Le benchmark.
+    if(EXISTS ${dir}/bench.cu)
+      add_executable(${id}-bench bench.cu)
+      target_link_libraries(${id}-bench PRIVATE ${EX_LIBRARIES} noyaux_common noyaux_bench_main noyaux_warnings)
+      add_test(NAME ${test_prefix}.bench COMMAND ${id}-bench --benchmark_min_time=0.01)
+      set_tests_properties(${test_prefix}.bench PROPERTIES
+        LABELS "gpu;bench;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE})
+      list(APPEND tests ${test_prefix}.bench)
+    endif()
   endif()
 
   # Le benchmark, ou la raison de son absence.
   if(EXISTS ${dir}/bench.cu)
-    add_executable(${id}-bench bench.cu)
-    target_link_libraries(${id}-bench PRIVATE ${EX_LIBRARIES} noyaux_common noyaux_bench_main noyaux_warnings)
-    add_test(NAME ${test_prefix}.bench COMMAND ${id}-bench --benchmark_min_time=0.01)
-    set_tests_properties(${test_prefix}.bench PROPERTIES
-      LABELS "gpu;bench;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE})
-    list(APPEND tests ${test_prefix}.bench)
     set(benchmark "bench.cu")
   else()
     # Le manifeste est un TSV : une raison écrite sur plusieurs lignes y tient sur une seule.
@@ -142,6 +155,105 @@ function(noyaux_add_example)
   set_property(GLOBAL PROPERTY NOYAUX_EXAMPLE_${id}_ROW "${part}\t${slug}\t${rel_dir}\t${name}\t${backends}")
   set_property(GLOBAL PROPERTY NOYAUX_EXAMPLE_${id}_TESTS ${tests})
   set_property(GLOBAL PROPERTY NOYAUX_EXAMPLE_${id}_BENCHMARK "${benchmark}")
+endfunction()
+
+# Partie de noyaux_add_example pour un exemple GROUPED (même portée de variables) : les
+# tests ctest visent les binaires communs de la partie, filtrés sur les suites de l'exemple ;
+# les sources sont notées pour noyaux_add_part_binaries.
+macro(noyaux_internal_grouped_example)
+  if(NOT EX_TEST_FILTER)
+    message(FATAL_ERROR "${dir} : GROUPED demande TEST_FILTER (suites GoogleTest de l'exemple)")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_EXAMPLES ${dir})
+  set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_LIBRARIES ${EX_LIBRARIES})
+  set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_CPU_LIBRARIES ${EX_CPU_LIBRARIES})
+  # Un filtre qui ne retient aucun test ne doit pas passer pour un succès.
+  add_test(NAME ${test_prefix}.gpu
+    COMMAND $<TARGET_FILE:${part}-tests> --gtest_filter=${EX_TEST_FILTER})
+  set_tests_properties(${test_prefix}.gpu PROPERTIES
+    LABELS "gpu;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE}
+    FAIL_REGULAR_EXPRESSION "Running 0 tests")
+  list(APPEND tests ${test_prefix}.gpu)
+  if("cpu" IN_LIST EX_BACKENDS AND NOYAUX_WITH_SIMT)
+    set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_CPU_EXAMPLES ${dir})
+    add_test(NAME ${test_prefix}.cpu
+      COMMAND $<TARGET_FILE:${part}-tests-cpu> --gtest_filter=${EX_TEST_FILTER})
+    set_tests_properties(${test_prefix}.cpu PROPERTIES
+      LABELS "cpu;simt;${part}" FAIL_REGULAR_EXPRESSION "Running 0 tests")
+    list(APPEND tests ${test_prefix}.cpu)
+  endif()
+  if(EXISTS ${dir}/bench.cu)
+    if(NOT EX_BENCH_FILTER)
+      message(FATAL_ERROR "${dir} : GROUPED avec bench.cu demande BENCH_FILTER")
+    endif()
+    set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_BENCHMARKS ${dir}/bench.cu)
+    add_test(NAME ${test_prefix}.bench
+      COMMAND $<TARGET_FILE:${part}-bench> --benchmark_filter=${EX_BENCH_FILTER}
+              --benchmark_min_time=0.01)
+    set_tests_properties(${test_prefix}.bench PROPERTIES
+      LABELS "gpu;bench;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE}
+      FAIL_REGULAR_EXPRESSION "Failed to match any benchmarks")
+    list(APPEND tests ${test_prefix}.bench)
+  endif()
+endmacro()
+
+# noyaux_add_part_binaries(partie) : après les add_subdirectory des exemples GROUPED d'une
+# partie, crée ses binaires communs : <partie>-tests (tous les test.cu, sur GPU),
+# <partie>-tests-cpu (les mêmes sur l'émulateur), <partie>-bench (tous les bench.cu) et, pour
+# chaque exemple cpu, son programme <nom>-cpu. Les réécritures pour simt sont déclarées ici,
+# dans le dossier des cibles qui les consomment (exigence des générateurs Makefile).
+function(noyaux_add_part_binaries part)
+  get_property(examples GLOBAL PROPERTY NOYAUX_PART_${part}_EXAMPLES)
+  get_property(cpu_examples GLOBAL PROPERTY NOYAUX_PART_${part}_CPU_EXAMPLES)
+  get_property(benchmarks GLOBAL PROPERTY NOYAUX_PART_${part}_BENCHMARKS)
+  get_property(libraries GLOBAL PROPERTY NOYAUX_PART_${part}_LIBRARIES)
+  get_property(cpu_libraries GLOBAL PROPERTY NOYAUX_PART_${part}_CPU_LIBRARIES)
+  list(REMOVE_DUPLICATES libraries)
+  list(REMOVE_DUPLICATES cpu_libraries)
+  if(NOT examples)
+    message(FATAL_ERROR "noyaux_add_part_binaries(${part}) : aucun exemple GROUPED déclaré")
+  endif()
+
+  list(TRANSFORM examples APPEND /test.cu OUTPUT_VARIABLE test_sources)
+  add_executable(${part}-tests ${test_sources})
+  target_link_libraries(${part}-tests PRIVATE ${libraries} noyaux_common noyaux_gpu_test_main noyaux_warnings)
+
+  if(benchmarks)
+    add_executable(${part}-bench ${benchmarks})
+    target_link_libraries(${part}-bench PRIVATE ${libraries} noyaux_common noyaux_bench_main noyaux_warnings)
+  endif()
+
+  if(cpu_examples AND NOYAUX_WITH_SIMT)
+    set(headers "")
+    foreach(dir IN LISTS cpu_examples)
+      file(GLOB example_headers CONFIGURE_DEPENDS ${dir}/*.cuh ${dir}/*.hpp)
+      list(APPEND headers ${example_headers})
+    endforeach()
+    simt_rewritten_sources(cpu_headers ${headers})
+    add_custom_target(${part}-simt-sources DEPENDS ${cpu_headers})
+    list(TRANSFORM cpu_examples APPEND /test.cu OUTPUT_VARIABLE cpu_test_sources)
+    simt_rewritten_sources(cpu_tests ${cpu_test_sources})
+    add_executable(${part}-tests-cpu ${cpu_tests})
+    target_link_libraries(${part}-tests-cpu PRIVATE ${cpu_libraries} noyaux_common_cpu noyaux_test_main_cpu)
+    set(cpu_targets ${part}-tests-cpu)
+    foreach(dir IN LISTS cpu_examples)
+      get_filename_component(slug ${dir} NAME)
+      string(REGEX REPLACE "^[0-9]+-" "" name ${slug})
+      simt_rewritten_sources(cpu_program ${dir}/main.cu)
+      add_executable(${part}-${slug}-cpu ${cpu_program})
+      target_link_libraries(${part}-${slug}-cpu PRIVATE ${cpu_libraries} noyaux_common_cpu)
+      # À côté du programme GPU : build/examples/<partie>/<NN-slug>/<nom>-cpu.
+      file(RELATIVE_PATH rel_dir ${PROJECT_SOURCE_DIR} ${dir})
+      set_target_properties(${part}-${slug}-cpu PROPERTIES OUTPUT_NAME ${name}-cpu
+        RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/${rel_dir})
+      list(APPEND cpu_targets ${part}-${slug}-cpu)
+    endforeach()
+    foreach(target IN LISTS cpu_targets)
+      set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
+      add_dependencies(${target} ${part}-simt-sources)
+      add_dependencies(simt-tout ${target})
+    endforeach()
+  endif()
 endfunction()
 
 # Un test « sass » sur le code machine d'un noyau du programme.

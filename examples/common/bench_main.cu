@@ -11,14 +11,6 @@
 #include <cstdio>
 #include <string>
 
-namespace {
-
-std::string version_text(int version) {
-    return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
-}  // namespace
-
 /** @brief Détecte le GPU, décrit la machine dans le contexte, puis lance les benchmarks. */
 int main(int argc, char** argv) {
     const noyaux::DeviceProbe probe = noyaux::probe_devices();
@@ -35,8 +27,8 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("architecture", "sm_" + std::to_string(properties.major) +
                                                     std::to_string(properties.minor));
     benchmark::AddCustomContext("multiprocesseurs", std::to_string(properties.multiProcessorCount));
-    benchmark::AddCustomContext("pilote_cuda", version_text(driver));
-    benchmark::AddCustomContext("runtime_cuda", version_text(runtime));
+    benchmark::AddCustomContext("pilote_cuda", noyaux::cuda_version_text(driver));
+    benchmark::AddCustomContext("runtime_cuda", noyaux::cuda_version_text(runtime));
 
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;

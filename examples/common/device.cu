@@ -38,6 +38,10 @@ cudaDeviceProp require_device() {
     return properties;
 }
 
+std::string cuda_version_text(int version) {
+    return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
 const char* compiled_architectures() { return NOYAUX_CUDA_ARCHITECTURES; }
 
 void require_kernel_image(const void* kernel, const char* kernel_name) {

@@ -41,6 +41,12 @@ DeviceProbe probe_devices();
  */
 cudaDeviceProp require_device();
 
+/**
+ * @brief Version CUDA au format du runtime (1000 × majeure + 10 × mineure, ex. 13000) écrite
+ *        « 13.0 », comme la rapportent cudaDriverGetVersion et cudaRuntimeGetVersion.
+ */
+std::string cuda_version_text(int version);
+
 /** @brief Architectures pour lesquelles ce binaire a été compilé (ex. « 80;90a »). */
 const char* compiled_architectures();
 
