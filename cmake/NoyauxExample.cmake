@@ -25,12 +25,16 @@
 #                        de sa partie (voir noyaux_add_part_binaries) au lieu d'avoir les leurs :
 #                        une partie de petits exemples se construit ainsi bien plus vite ;
 #   TEST_FILTER motif    avec GROUPED : les suites GoogleTest de l'exemple (--gtest_filter) ;
-#   BENCH_FILTER regex   avec GROUPED et bench.cu : ses benchmarks (--benchmark_filter).
+#   BENCH_FILTER regex   avec GROUPED et bench.cu : ses benchmarks (--benchmark_filter) ;
+#   HOST_TESTS_CPU       avec GROUPED, pour un exemple réservé au GPU (BACKENDS gpu) : son test.cu
+#                        est aussi compilé pour l'émulateur, sans ses noyaux (qu'il n'inclut que
+#                        hors SIMT_EMULATOR), pour exécuter partout les tests de sa logique
+#                        hôte (<nom>.hpp) ; pas de programme -cpu.
 
 set(NOYAUX_EXPECT_REJECTION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/expect_rejection.cmake)
 
 function(noyaux_add_example)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "GROUPED" "SASS_KERNEL;NO_BENCHMARK_REASON;TEST_FILTER;BENCH_FILTER"
+  cmake_parse_arguments(PARSE_ARGV 0 EX "GROUPED;HOST_TESTS_CPU" "SASS_KERNEL;NO_BENCHMARK_REASON;TEST_FILTER;BENCH_FILTER"
                         "BACKENDS;SASS_EXPECT;REJECT;LIBRARIES;CPU_LIBRARIES")
   if(EX_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "noyaux_add_example : arguments inconnus : ${EX_UNPARSED_ARGUMENTS}")
@@ -174,8 +178,12 @@ macro(noyaux_internal_grouped_example)
     LABELS "gpu;${part}" SKIP_RETURN_CODE ${NOYAUX_SKIP_RETURN_CODE}
     FAIL_REGULAR_EXPRESSION "Running 0 tests")
   list(APPEND tests ${test_prefix}.gpu)
-  if("cpu" IN_LIST EX_BACKENDS AND NOYAUX_WITH_SIMT)
-    set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_CPU_EXAMPLES ${dir})
+  if(("cpu" IN_LIST EX_BACKENDS OR EX_HOST_TESTS_CPU) AND NOYAUX_WITH_SIMT)
+    if("cpu" IN_LIST EX_BACKENDS)
+      set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_CPU_EXAMPLES ${dir})
+    else()
+      set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_HOST_EXAMPLES ${dir})
+    endif()
     add_test(NAME ${test_prefix}.cpu
       COMMAND $<TARGET_FILE:${part}-tests-cpu> --gtest_filter=${EX_TEST_FILTER})
     set_tests_properties(${test_prefix}.cpu PROPERTIES
@@ -205,6 +213,7 @@ endmacro()
 function(noyaux_add_part_binaries part)
   get_property(examples GLOBAL PROPERTY NOYAUX_PART_${part}_EXAMPLES)
   get_property(cpu_examples GLOBAL PROPERTY NOYAUX_PART_${part}_CPU_EXAMPLES)
+  get_property(host_examples GLOBAL PROPERTY NOYAUX_PART_${part}_HOST_EXAMPLES)
   get_property(benchmarks GLOBAL PROPERTY NOYAUX_PART_${part}_BENCHMARKS)
   get_property(libraries GLOBAL PROPERTY NOYAUX_PART_${part}_LIBRARIES)
   get_property(cpu_libraries GLOBAL PROPERTY NOYAUX_PART_${part}_CPU_LIBRARIES)
@@ -223,15 +232,21 @@ function(noyaux_add_part_binaries part)
     target_link_libraries(${part}-bench PRIVATE ${libraries} noyaux_common noyaux_bench_main noyaux_warnings)
   endif()
 
-  if(cpu_examples AND NOYAUX_WITH_SIMT)
+  if((cpu_examples OR host_examples) AND NOYAUX_WITH_SIMT)
     set(headers "")
     foreach(dir IN LISTS cpu_examples)
       file(GLOB example_headers CONFIGURE_DEPENDS ${dir}/*.cuh ${dir}/*.hpp)
       list(APPEND headers ${example_headers})
     endforeach()
+    # Exemple réservé au GPU : seule sa logique hôte (.hpp) passe par la réécriture.
+    foreach(dir IN LISTS host_examples)
+      file(GLOB example_headers CONFIGURE_DEPENDS ${dir}/*.hpp)
+      list(APPEND headers ${example_headers})
+    endforeach()
     simt_rewritten_sources(cpu_headers ${headers})
     add_custom_target(${part}-simt-sources DEPENDS ${cpu_headers})
-    list(TRANSFORM cpu_examples APPEND /test.cu OUTPUT_VARIABLE cpu_test_sources)
+    set(cpu_test_sources ${cpu_examples} ${host_examples})
+    list(TRANSFORM cpu_test_sources APPEND /test.cu)
     simt_rewritten_sources(cpu_tests ${cpu_test_sources})
     add_executable(${part}-tests-cpu ${cpu_tests})
     target_link_libraries(${part}-tests-cpu PRIVATE ${cpu_libraries} noyaux_common_cpu noyaux_test_main_cpu)
