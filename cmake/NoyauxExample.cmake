@@ -169,6 +169,7 @@ macro(noyaux_internal_grouped_example)
     message(FATAL_ERROR "${dir} : GROUPED demande TEST_FILTER (suites GoogleTest de l'exemple)")
   endif()
   set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_EXAMPLES ${dir})
+  set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_PROGRAMS ${id})
   set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_LIBRARIES ${EX_LIBRARIES})
   set_property(GLOBAL APPEND PROPERTY NOYAUX_PART_${part}_CPU_LIBRARIES ${EX_CPU_LIBRARIES})
   # Un filtre qui ne retient aucun test ne doit pas passer pour un succès.
@@ -208,7 +209,8 @@ endmacro()
 # noyaux_add_part_binaries(partie) : après les add_subdirectory des exemples GROUPED d'une
 # partie, crée ses binaires communs : <partie>-tests (tous les test.cu, sur GPU),
 # <partie>-tests-cpu (les mêmes sur l'émulateur), <partie>-bench (tous les bench.cu) et, pour
-# chaque exemple cpu, son programme <nom>-cpu. Les réécritures pour simt sont déclarées ici,
+# chaque exemple cpu, son programme <nom>-cpu ; <partie>-tout les construit tous, avec les
+# programmes des exemples. Les réécritures pour simt sont déclarées ici,
 # dans le dossier des cibles qui les consomment (exigence des générateurs Makefile).
 function(noyaux_add_part_binaries part)
   get_property(examples GLOBAL PROPERTY NOYAUX_PART_${part}_EXAMPLES)
@@ -223,6 +225,10 @@ function(noyaux_add_part_binaries part)
     message(FATAL_ERROR "noyaux_add_part_binaries(${part}) : aucun exemple GROUPED déclaré")
   endif()
 
+  get_property(programs GLOBAL PROPERTY NOYAUX_PART_${part}_PROGRAMS)
+  add_custom_target(${part}-tout)
+  add_dependencies(${part}-tout ${programs} ${part}-tests)
+
   list(TRANSFORM examples APPEND /test.cu OUTPUT_VARIABLE test_sources)
   add_executable(${part}-tests ${test_sources})
   target_link_libraries(${part}-tests PRIVATE ${libraries} noyaux_common noyaux_gpu_test_main noyaux_warnings)
@@ -230,6 +236,7 @@ function(noyaux_add_part_binaries part)
   if(benchmarks)
     add_executable(${part}-bench ${benchmarks})
     target_link_libraries(${part}-bench PRIVATE ${libraries} noyaux_common noyaux_bench_main noyaux_warnings)
+    add_dependencies(${part}-tout ${part}-bench)
   endif()
 
   if((cpu_examples OR host_examples) AND NOYAUX_WITH_SIMT)
@@ -267,6 +274,7 @@ function(noyaux_add_part_binaries part)
       set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
       add_dependencies(${target} ${part}-simt-sources)
       add_dependencies(simt-tout ${target})
+      add_dependencies(${part}-tout ${target})
     endforeach()
   endif()
 endfunction()

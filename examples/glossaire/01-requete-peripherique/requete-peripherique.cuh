@@ -12,9 +12,9 @@
 #include <cuda_runtime.h>
 
 #include "common/cuda_check.cuh"
+#include "common/french_format.hpp"
 
 #include <cstddef>
-#include <cstdio>
 #include <string>
 
 namespace noyaux::glossaire::device_query {
@@ -110,11 +110,7 @@ inline std::string format_bytes(std::size_t bytes) {
         value /= 1024.0;
         ++unit;
     }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
-    std::string result = text;
-    result[result.find('.')] = ',';
-    return result;
+    return decimal_text(value) + " " + kUnits[unit];
 }
 
 }  // namespace noyaux::glossaire::device_query

@@ -12,6 +12,7 @@
 #include "common/cuda_check.cuh"
 #include "common/device.cuh"
 #include "common/device_buffer.cuh"
+#include "common/french_format.hpp"
 #include "common/program.cuh"
 
 #include <cstdint>
@@ -23,15 +24,6 @@ namespace {
 
 namespace occ = noyaux::glossaire::occupancy;
 
-// Pourcentage à la française : virgule décimale, espace insécable avant « % ».
-std::string percent_text(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", value);
-    std::string result = text;
-    result[result.find('.')] = ',';
-    return result + "\u00a0%";
-}
-
 // Colonne de largeur fixe comptée en caractères, pas en octets (« partagée » en a 9 pour 10 octets).
 std::string padded(const std::string& text, std::size_t width) {
     std::size_t characters = 0;
@@ -41,7 +33,7 @@ std::string padded(const std::string& text, std::size_t width) {
 
 void print_row(const std::string& label, const occ::Occupancy& o) {
     std::printf("  %s %5d %9d %9d %11s   %s\n", padded(label, 20).c_str(), o.registers_per_thread, o.blocks_per_sm,
-                o.warps_per_sm, percent_text(o.percent()).c_str(), o.limit.c_str());
+                o.warps_per_sm, noyaux::percent_text(o.percent()).c_str(), o.limit.c_str());
 }
 
 void print_header(const char* first_column) {
