@@ -14,7 +14,8 @@
 # Arguments :
 #   BACKENDS             gpu, et cpu quand l'émulateur exécute l'exemple ;
 #   SASS_KERNEL nom      noyau dont on inspecte le code machine (sous-chaîne du nom démanglé) ;
-#   SASS_EXPECT ...      attentes : « contient MOTIF », « absent MOTIF », « sans-debordement »,
+#   SASS_EXPECT ...      attentes : « contient MOTIF », « absent MOTIF », « predique MOTIF »,
+#                        « sans-debordement »,
 #                        « registres<=N », préfixées au besoin par « sm_90a: » ;
 #   REJECT args motif    paires (arguments, expression régulière attendue dans le message) ;
 #   NO_BENCHMARK_REASON  pourquoi l'exemple n'a pas de benchmark (sans bench.cu, noyaux-integrite

@@ -7,6 +7,8 @@ attentes sont déclarées par l'exemple dans son CMakeLists.txt :
     contient MOTIF       au moins une instruction dont le code opération est MOTIF
                          ou commence par « MOTIF. » (LDG.E couvre LDG.E.128)
     absent MOTIF         aucune instruction de ce genre
+    predique MOTIF       au moins une instruction de ce genre gardée par un prédicat
+                         (@P0, @!P1…) : la branche est devenue de la prédication
     sans-debordement     ni LDL ni STL, et aucune mémoire locale (pas de spill)
     registres<=N         au plus N registres par thread
 
@@ -51,6 +53,10 @@ def excerpt(kernel: Kernel, highlight: str | None = None) -> str:
 def check(kernel: Kernel, expectation: str) -> str | None:
     """Renvoie None si l'attente est tenue, sinon le message d'échec en français."""
     words = expectation.split()
+    if len(words) == 2 and words[0] == "predique":
+        if any(text.split()[0].startswith("@") and matches(text, words[1]) for _, text in kernel.instructions):
+            return None
+        return f"aucune instruction {words[1]} gardée par un prédicat ; code machine du noyau :\n{excerpt(kernel)}"
     if len(words) == 2 and words[0] in ("contient", "absent"):
         verb, pattern = words
         found = any(matches(text, pattern) for _, text in kernel.instructions)
@@ -84,7 +90,7 @@ def parse_expectation(text: str) -> tuple[str | None, str]:
 
 def valid(expectation: str) -> bool:
     words = expectation.split()
-    return ((len(words) == 2 and words[0] in ("contient", "absent"))
+    return ((len(words) == 2 and words[0] in ("contient", "absent", "predique"))
             or expectation == "sans-debordement"
             or re.fullmatch(r"registres<=\d+", expectation) is not None)
 
@@ -102,7 +108,7 @@ def main() -> int:
     for _, expectation in expectations:
         if not valid(expectation):
             print(f"verifier_sass : attente invalide « {expectation} » ; formes admises : "
-                  "contient MOTIF, absent MOTIF, sans-debordement, registres<=N", file=sys.stderr)
+                  "contient MOTIF, absent MOTIF, predique MOTIF, sans-debordement, registres<=N", file=sys.stderr)
             return 2
     if not args.binaire.is_file():
         print(f"verifier_sass : binaire introuvable : {args.binaire}", file=sys.stderr)
