@@ -126,8 +126,10 @@ def _box(example: Example, page, files: Files) -> dict:
     return {
         "directory": example.directory,
         "backends": catalogue.backends_text(example),
+        "backends_short": ", ".join(backend.upper() for backend in example.backends),
         "gpu_only": "cpu" not in example.backends,
         "ctest": f"ctest --test-dir build -R {example.ctest_regex}",
+        "ctest_regex": example.ctest_regex,
         "tests": example.tests,
         "readme": url(example.page),
         "sources": url(example.page) + "#fichiers",
