@@ -3,8 +3,8 @@
 
     reprises.py --origine DOSSIER [--racine DÉPÔT] [--pages FICHIER ...] [--mots N]
 
-Compare la prose des pages (source Markdown de docs/ et README.md des exemples, ou les
-fichiers donnés par --pages) au texte du document d'origine, par suites de N mots (6 par
+Compare la prose des pages (source Markdown de docs/, README du dépôt et des exemples,
+source du glossaire, ou les fichiers donnés par --pages) au texte du document d'origine, par suites de N mots (6 par
 défaut) normalisées : minuscules, accents et ponctuation effacés. Les titres, le code, les
 liens, les passages en italique ou entre guillemets (titres d'œuvres) et les passages dans une
 autre langue ne comptent pas : ce sont des noms, des adresses et des citations, pas de la prose.
@@ -195,9 +195,13 @@ def find_reproductions(markdown, origin, length, page_name="page"):
 
 
 def default_pages(root):
+    """Ce que lit un lecteur : les pages du site, le README du dépôt, ceux des exemples et,
+    quand il existe, la source du glossaire."""
     root = pathlib.Path(root)
     pages = sorted((root / "docs").rglob("*.md"))
+    pages += [root / "README.md"] if (root / "README.md").is_file() else []
     pages += sorted(root.glob("examples/*/*/README.md"))
+    pages += sorted((root / "glossary").rglob("*.md"))
     return pages
 
 
@@ -207,7 +211,8 @@ def main(argv=None):
     parser.add_argument("--origine", required=True, type=pathlib.Path,
                         help="dossier du document d'origine (fichiers .txt ou .md)")
     parser.add_argument("--racine", type=pathlib.Path,
-                        help="racine du dépôt : lit docs/**/*.md et examples/*/*/README.md")
+                        help="racine du dépôt : lit docs/**/*.md, README.md, examples/*/*/README.md "
+                             "et glossary/**/*.md")
     parser.add_argument("--pages", nargs="+", type=pathlib.Path, default=[], metavar="FICHIER",
                         help="pages Markdown à vérifier (en plus de celles de --racine)")
     parser.add_argument("--mots", type=int, default=DEFAULT_LENGTH, metavar="N",
@@ -244,7 +249,7 @@ def main(argv=None):
               f"(les faits, noms et chiffres se reprennent, pas les phrases)", file=sys.stderr)
         return 1
     print(f"reprises : aucune suite de {arguments.mots} mots reprise du document d'origine "
-          f"dans {len(pages)} pages")
+          f"dans {len(pages)} page{'s' if len(pages) > 1 else ''}")
     return 0
 
 

@@ -105,6 +105,19 @@ class Detection(unittest.TestCase):
         self.assertEqual([r.length for r in found], [10, 12])
 
 
+class Pages(unittest.TestCase):
+    def test_default_pages_cover_site_readmes_and_glossary(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root = pathlib.Path(folder)
+            for name in ("docs/gemm/01-naif.md", "README.md", "examples/gemm/01-naif/README.md",
+                         "glossary/warp.md", "examples/gemm/01-naif/notes.md"):
+                (root / name).parent.mkdir(parents=True, exist_ok=True)
+                (root / name).write_text("Texte.\n", encoding="utf-8")
+            found = sorted(p.relative_to(root).as_posix() for p in reprises.default_pages(root))
+        self.assertEqual(found, ["README.md", "docs/gemm/01-naif.md",
+                                 "examples/gemm/01-naif/README.md", "glossary/warp.md"])
+
+
 class Program(unittest.TestCase):
     def run_main(self, *argv):
         out, err = io.StringIO(), io.StringIO()
