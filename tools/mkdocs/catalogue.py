@@ -11,6 +11,10 @@ SOURCE_ORDER = ["README.md", "test.cu", "bench.cu", "{name}.cuh", "main.cu", "CM
 LANGUAGES = {".cu": "cuda", ".cuh": "cuda", ".txt": "cmake", ".md": "markdown"}
 BACKEND_NAMES = {"gpu": "GPU", "cpu": "CPU (émulateur)"}
 PART_NAMES = {"ressources": "Ressources", "gemm": "GEMM", "megakernels": "Megakernels"}
+# Un README (examples/<partie>/<exemple>/README.md) renvoie aux pages par « ../../../docs/… » ;
+# rendu en exemples/<partie>/<exemple>.md, le même lien s'écrit « ../../… ». La construction
+# stricte vérifie ensuite que la page visée existe.
+README_DOCS_LINK = re.compile(r"\]\(\.\./\.\./\.\./docs/")
 
 
 def readme_title_and_summary(readme: Path) -> tuple[str, str]:
@@ -33,6 +37,7 @@ def example_files(example: Example, root: Path) -> list[str]:
 
 def example_page(example: Example, root: Path) -> str:
     readme = (root / example.directory / "README.md").read_text(encoding="utf-8")
+    readme = README_DOCS_LINK.sub("](../../", readme)
     parts = [f"---\nexemples:\n  - {example.directory}\n---\n", readme.rstrip(), "",
              "## Fichiers de l'exemple {#fichiers}", "",
              f"Dans l'ordre de lecture ; tous dans `{example.directory}/`.", ""]
