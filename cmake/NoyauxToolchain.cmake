@@ -33,6 +33,7 @@ if(NOYAUX_WITH_SITE)
     message(FATAL_ERROR "cuobjdump absent de ${NOYAUX_VENV} : lancez ./ci/setup (paquet nvidia-cuda-cuobjdump)")
   endif()
   get_filename_component(NOYAUX_CUDA_TOOLS_BIN ${NOYAUX_CUOBJDUMP} DIRECTORY)
+  include(NoyauxDependances)
 endif()
 
 # Code de retour par lequel un test signale à ctest qu'il est ignoré (aucun GPU utilisable).

@@ -426,10 +426,16 @@ def run(site: Path, captures: Path) -> list[str]:
 
 
 def main() -> int:
+    global CHROMIUM, CHROMEDRIVER
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, required=True, help="dossier du site construit")
     parser.add_argument("--captures", type=Path, required=True, help="dossier des captures PNG")
+    parser.add_argument("--chromium", type=Path, default=CHROMIUM, help="programme Chromium")
+    parser.add_argument("--chromedriver", type=Path, default=CHROMEDRIVER,
+                        help="pilote WebDriver de Chromium")
     args = parser.parse_args()
+    # Les chemins que CMake a trouvés (cmake/NoyauxDependances.cmake), s'il les donne.
+    CHROMIUM, CHROMEDRIVER = args.chromium, args.chromedriver
     started = time.monotonic()
     try:
         check_setup(args.site)

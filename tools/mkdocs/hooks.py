@@ -1,5 +1,6 @@
 """Crochets MkDocs de Noyaux : référence API et KaTeX servis localement, catalogue des
-exemples généré, encadré « Exemple compilable » et typographie française."""
+exemples généré, encadré « Exemple compilable », figures dessinées depuis les constantes des
+noyaux et typographie française."""
 from __future__ import annotations
 
 import os
@@ -20,13 +21,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 import catalogue  # noqa: E402
 import couverture  # noqa: E402
 import doxygen  # noqa: E402
+import figures  # noqa: E402
 import mesures  # noqa: E402
 import sass  # noqa: E402
 import typographie  # noqa: E402
 from noyaux_outils.manifeste import Example, ManifestError, read_manifest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-KATEX = Path("/usr/share/javascript/katex")
+# Dossier de KaTeX trouvé par CMake (cmake/NoyauxDependances.cmake), celui de Debian sinon.
+KATEX = Path(os.environ.get("NOYAUX_KATEX_DIR", "/usr/share/javascript/katex"))
 RESULTS = ROOT / "results" / "gpu"
 CPU_RESULTS = ROOT / "results" / "cpu"
 BOX_TEMPLATE = "partials/exemple-compilable.html"
@@ -46,6 +49,11 @@ def on_config(config):
                           "« cmake --build build --target doxygen »")
     _state["build"] = build
     _state["reading_order"] = _reading_order(build)
+    try:
+        _state["figures"] = figures.render_all(
+            figures.load_constants(build / "figures" / "constantes.json"))
+    except figures.FigureError as error:
+        raise PluginError(f"figures : {error}") from error
     tools = sorted((ROOT / ".venv" / "lib").glob("python3*/site-packages/nvidia/cu13/bin/cuobjdump"))
     if not tools:
         raise PluginError("cuobjdump absent de .venv : lancez ./ci/setup")
@@ -103,6 +111,9 @@ def on_files(files: Files, config):
     files.append(File.generated(config, "ressources/couverture.md", content=couverture.page(
         ROOT / "tests" / "ressources" / "entrees-du-document.txt",
         ROOT / "docs" / "ressources" / "couverture.yml", _state["examples"])))
+    # Figures dessinées depuis les constantes des noyaux (voir figures.py).
+    for name, figure in _state["figures"].items():
+        files.append(File.generated(config, figures.uri(name), content=figure.svg))
     # Courbe de l'échelle GEMM, tirée des résultats enregistrés ; aucune tant que rien n'est mesuré.
     plot = mesures.ladder_plot_svg(RESULTS)
     _state["ladder_plot"] = plot is not None
@@ -147,6 +158,10 @@ def on_page_markdown(markdown, page, config, files):
                               "(absent du manifeste construit par CMake)")
         boxes.append(_box(example, page, files))
     page.meta["noyaux_boxes"] = boxes
+    try:
+        markdown = figures.render_markers(markdown, _state["figures"], page.file.src_uri)
+    except figures.FigureError as error:
+        raise PluginError(f"{page.file.src_uri} : {error}") from error
     markdown = mesures.render_emulation(mesures.render(markdown, RESULTS), CPU_RESULTS)
     plot_url = None
     if _state.get("ladder_plot"):

@@ -26,6 +26,8 @@ namespace noyaux::ressources {
 constexpr int kTileDim = 32;
 /** @brief Lignes de threads par bloc : un bloc de 32×8 threads traite une tuile en 4 passes. */
 constexpr int kBlockRows = 8;
+/** @brief Colonnes ajoutées à chaque ligne de la tuile décalée : 32×33 au lieu de 32×32. */
+constexpr int kPadding = 1;
 // --8<-- [end:constantes]
 
 /** @brief Nombre maximal de lignes : gridDim.y ne dépasse pas 65 535 blocs de 32 lignes. */
@@ -103,7 +105,7 @@ __global__ void transpose_shared(const float* __restrict__ in, float* __restrict
 enum class TransposeKernel {
     naive,         ///< transpose_naive : lectures coalescées, écritures dispersées
     shared,        ///< transpose_shared<0> : tuile 32×32, conflits de banc en lecture
-    shared_padded  ///< transpose_shared<1> : tuile 32×33, sans conflit de banc
+    shared_padded  ///< transpose_shared<kPadding> : tuile 32×33, sans conflit de banc
 };
 
 /** @brief Nom d'un noyau sur la ligne de commande : « naif », « partagee », « partagee-decalee ». */
@@ -129,7 +131,7 @@ inline const void* kernel_entry(TransposeKernel kernel) {
     switch (kernel) {
     case TransposeKernel::naive: return reinterpret_cast<const void*>(transpose_naive);
     case TransposeKernel::shared: return reinterpret_cast<const void*>(transpose_shared<0>);
-    case TransposeKernel::shared_padded: return reinterpret_cast<const void*>(transpose_shared<1>);
+    case TransposeKernel::shared_padded: return reinterpret_cast<const void*>(transpose_shared<kPadding>);
     }
     return nullptr;
 }
@@ -174,7 +176,7 @@ inline void launch_transpose(TransposeKernel kernel, const float* in, float* out
         transpose_shared<0><<<grid, block, 0, stream>>>(in, out, rows, cols);
         break;
     case TransposeKernel::shared_padded:
-        transpose_shared<1><<<grid, block, 0, stream>>>(in, out, rows, cols);
+        transpose_shared<kPadding><<<grid, block, 0, stream>>>(in, out, rows, cols);
         break;
     }
 }

@@ -1,0 +1,179 @@
+"""Tests du module de figures (tools/mkdocs/figures.py), sur des constantes écrites ici :
+dessin, modèle de bancs, cohérence exigée avec l'analyse de l'étape 7, marqueurs de page."""
+import copy
+import sys
+import unittest
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "mkdocs"))
+
+import figures  # noqa: E402
+from figures import FigureError  # noqa: E402
+
+
+def _access(words, width):
+    phases = figures.bank_passes(words, width)
+    return {"mots": words, "largeur": width, "passes": sum(len(p) for p in phases),
+            "degre": max(len(p) for p in phases), "pire_degre": max(len(p) for p in phases)}
+
+
+def constants():
+    """Constantes de la forme de constantes.json ; les mots de l'étape 7 suivent les formules
+    d'indices de l'exemple (deux threads par ligne de A, huit flottants par thread pour B)."""
+    a_plain = [4 * (lane % 2) * 128 + lane // 2 for lane in range(32)]
+    a_fixed = [4 * (lane % 2) * 132 + lane // 2 for lane in range(32)]
+    b_plain = [(lane % 16) * 8 for lane in range(32)]
+
+    def swizzle(nn):
+        block = nn // 4
+        return 4 * (block ^ ((block // 8) % 2)) + nn % 4
+    b_fixed = [swizzle((lane % 16) * 8) for lane in range(32)]
+    ladder = [(1, 1, 1, 1), (2, 1, 1, 1), (3, 32, 32, 32), (4, 64, 64, 8)] + [
+        (s, 128, 128, 16 if s >= 8 else 8) for s in range(5, 11)]
+    return {
+        "echelle": [{"etape": s, "noyau": f"k{s}", "tuile_m": m, "tuile_n": n, "tuile_k": k}
+                    for s, m, n, k in ladder],
+        "etape4": {"block_m": 64, "block_n": 64, "block_k": 8, "thread_m": 8, "threads": 512},
+        "etape5": {"block_m": 128, "block_n": 128, "block_k": 8, "thread_m": 8, "thread_n": 8,
+                   "threads": 256},
+        "etape9": {"block_m": 128, "block_n": 128, "block_k": 16, "warp_m": 64, "warp_n": 64,
+                   "warp_m_iterations": 1, "warp_n_iterations": 4, "warp_sub_m": 64,
+                   "warp_sub_n": 16, "thread_m": 8, "thread_n": 4, "threads": 128,
+                   "accumulators": 128},
+        "etape7": {"bancs": 32, "warp": 32,
+                   "avant": {"ecriture_a": _access(a_plain, 1), "lecture_b": _access(b_plain, 4)},
+                   "apres": {"ecriture_a": _access(a_fixed, 1), "lecture_b": _access(b_fixed, 4)}},
+        "transposition": {"tuile": 32, "lignes_de_threads": 8, "decalage": 1},
+    }
+
+
+class BankModelTest(unittest.TestCase):
+    def test_distinct_banks_take_one_pass(self):
+        phases = figures.bank_passes(list(range(32)), 1)
+        self.assertEqual(len(phases), 1)
+        self.assertEqual(sorted(phases[0]), [0])
+
+    def test_same_bank_different_words_take_one_pass_each(self):
+        # Une colonne d'une tuile 32×32 : 32 mots distincts, tous dans le banc 0.
+        phases = figures.bank_passes([32 * lane for lane in range(32)], 1)
+        self.assertEqual(len(phases[0]), 32)
+
+    def test_broadcast_word_counts_once(self):
+        phases = figures.bank_passes([0] * 32, 1)
+        self.assertEqual(len(phases[0]), 1)
+        self.assertEqual(len(phases[0][0]), 32)  # les 32 lanes servis par la même passe
+
+    def test_128_bit_access_has_four_phases_of_eight_lanes(self):
+        phases = figures.bank_passes([4 * lane for lane in range(32)], 4)
+        self.assertEqual(len(phases), 4)
+        self.assertEqual([len(p) for p in phases], [1, 1, 1, 1])
+        self.assertEqual({lane for lane, _ in phases[1][0]}, set(range(8, 16)))
+
+    def test_step6_accesses_conflict_and_step7_ones_do_not(self):
+        step7 = constants()["etape7"]
+        self.assertEqual(step7["avant"]["ecriture_a"]["degre"], 2)
+        self.assertEqual(step7["avant"]["lecture_b"]["degre"], 2)
+        self.assertEqual(step7["apres"]["ecriture_a"]["degre"], 1)
+        self.assertEqual(step7["apres"]["lecture_b"]["degre"], 1)
+
+    def test_drawing_refuses_a_count_that_disagrees_with_the_analysis(self):
+        data = constants()
+        data["etape7"]["apres"]["lecture_b"]["passes"] += 1
+        with self.assertRaisesRegex(FigureError, "l'analyse de l'étape 7"):
+            figures.gemm_banks_step7(data)
+
+
+class RooflineTest(unittest.TestCase):
+    def test_intensity_of_a_tile(self):
+        self.assertEqual(figures.intensity(1, 1), 0.25)
+        self.assertEqual(figures.intensity(32, 32), 8)
+        self.assertEqual(figures.intensity(128, 128), 32)
+
+    def test_steps_sharing_an_intensity_are_grouped(self):
+        self.assertEqual(figures._step_groups([5, 6, 7, 8, 9, 10]), "5 à 10")
+        self.assertEqual(figures._step_groups([1, 2]), "1 et 2")
+        self.assertEqual(figures._step_groups([3]), "3")
+
+    def test_alt_places_each_step(self):
+        alt = figures.gemm_roofline(constants()).alt
+        self.assertIn("étapes 1 et 2 à 0,25 FLOP/octet, plafond 1,2 TFLOP/s", alt)
+        self.assertIn("étape 3 à 8 FLOP/octet, plafond 38,4 TFLOP/s", alt)
+        self.assertIn("étapes 5 à 10 à 32 FLOP/octet, plafond 67 TFLOP/s", alt)
+
+
+class DrawingTest(unittest.TestCase):
+    def test_every_figure_is_self_contained_svg_with_french_text(self):
+        for name, figure in figures.render_all(constants()).items():
+            with self.subTest(figure=name):
+                root = ET.fromstring(figure.svg)
+                self.assertEqual(root.tag, "{http://www.w3.org/2000/svg}svg")
+                self.assertEqual(root.get("font-family"), "sans-serif")
+                body = figure.svg.replace('xmlns="http://www.w3.org/2000/svg"', "")
+                self.assertNotRegex(body, r"https?:|@import|xlink:href|<image")
+                self.assertGreater(len(figure.alt), 80)
+                self.assertTrue(figure.caption.endswith("."))
+                # Fond blanc explicite : lisible sur le thème sombre comme sur le clair.
+                self.assertIn('fill="#ffffff"', figure.svg)
+
+    def test_figures_follow_the_constants(self):
+        data = constants()
+        data["etape5"].update(block_m=64, block_n=64, threads=64)
+        figure = figures.gemm_tiles_step5(data)
+        self.assertIn("Tuile de C : 64 × 64", figure.svg)
+        self.assertIn("un bloc de 64 threads", figure.alt)
+        data["echelle"][2]["tuile_m"] = 16
+        self.assertIn("Un bloc de 16 × 16 threads", figures.gemm_shared_tiles(data).svg)
+
+    def test_inconsistent_tiling_is_refused(self):
+        data = constants()
+        data["etape5"]["threads"] = 128
+        with self.assertRaisesRegex(FigureError, "ne pavent pas"):
+            figures.gemm_tiles_step5(data)
+        data = constants()
+        data["etape9"]["thread_n"] = 8
+        with self.assertRaisesRegex(FigureError, "32 threads par sous-tuile"):
+            figures.gemm_warp_tiles(data)
+
+    def test_missing_constant_is_named(self):
+        data = constants()
+        del data["transposition"]
+        with self.assertRaisesRegex(FigureError, "« transposition »"):
+            figures.transpose_banks(data)
+
+    def test_transpose_banks_show_the_padding_effect(self):
+        svg = figures.transpose_banks(constants()).svg
+        self.assertIn("colonne lue : 32 lanes sur un même banc", svg)
+        self.assertIn("colonne lue : 32 bancs différents", svg)
+        data = copy.deepcopy(constants())
+        data["transposition"]["decalage"] = 0
+        self.assertNotIn("32 bancs différents", figures.transpose_banks(data).svg)
+
+
+class MarkerTest(unittest.TestCase):
+    def setUp(self):
+        self.rendered = figures.render_all(constants())
+
+    def test_marker_becomes_an_image_with_alt_and_caption(self):
+        page = "Texte.\n\n<!-- noyaux:figure gemm-roofline -->\n\nSuite."
+        out = figures.render_markers(page, self.rendered, "gemm/index.md")
+        self.assertIn("](../figures/gemm-roofline.svg)", out)
+        self.assertIn("![Modèle roofline du H200", out)
+        self.assertIn("<figcaption>Modèle roofline du H200 :", out)
+        self.assertNotIn("noyaux:figure", out)
+
+    def test_path_is_relative_to_the_page(self):
+        out = figures.render_markers("<!-- noyaux:figure gemm-roofline -->", self.rendered, "index.md")
+        self.assertIn("](figures/gemm-roofline.svg)", out)
+
+    def test_unknown_figure_is_refused(self):
+        with self.assertRaisesRegex(FigureError, "figure inconnue « gemm-absente »"):
+            figures.render_markers("<!-- noyaux:figure gemm-absente -->", self.rendered, "a.md")
+
+    def test_missing_constants_file_says_what_to_build(self):
+        with self.assertRaisesRegex(FigureError, "figures-constantes"):
+            figures.load_constants(Path("/inexistant/constantes.json"))
+
+
+if __name__ == "__main__":
+    unittest.main()

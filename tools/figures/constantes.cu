@@ -1,0 +1,148 @@
+/**
+ * @file
+ * @brief Écrit en JSON les constantes des noyaux que dessinent les figures du site
+ *        (tools/mkdocs/figures.py) : tailles de tuiles, géométrie des warps, accès aux bancs
+ *        de mémoire partagée. Les valeurs viennent des en-têtes des exemples eux-mêmes :
+ *        une figure ne peut pas montrer autre chose que le noyau compilé.
+ *
+ * Usage : noyaux-figures-constantes FICHIER.json
+ */
+#include "gemm/banc/ladder.cuh"
+#include "ressources/02-transposition/transposition.cuh"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace {
+
+using namespace noyaux::gemm;
+
+/** @brief Un objet JSON écrit au fil de l'eau ; les clés sont des identifiants ASCII. */
+class Json {
+public:
+    Json& open(const char* key) { key_(key) << "{"; first_ = true; return *this; }
+    Json& close() { out_ << "}"; first_ = false; return *this; }
+    Json& value(const char* key, long long v) { key_(key) << v; return *this; }
+    Json& text(const char* key, const char* v) { key_(key) << '"' << v << '"'; return *this; }
+    template <typename Range>
+    Json& list(const char* key, const Range& values) {
+        key_(key) << "[";
+        const char* separator = "";
+        for (const auto& v : values) out_ << std::exchange(separator, ",") << v;
+        out_ << "]";
+        return *this;
+    }
+    /** @brief Ouvre une liste d'objets : chaque item() en ajoute un. */
+    Json& open_list(const char* key) { key_(key) << "["; first_ = true; return *this; }
+    Json& item() { out_ << (first_ ? "{" : ",{"); first_ = true; return *this; }
+    Json& end_item() { out_ << "}"; first_ = false; return *this; }
+    Json& close_list() { out_ << "]"; first_ = false; return *this; }
+    std::string str() const { return out_.str(); }
+
+private:
+    std::ostream& key_(const char* key) {
+        out_ << (first_ ? "" : ",") << "\n\"" << key << "\":";
+        first_ = false;
+        return out_;
+    }
+    std::ostringstream out_;
+    bool first_ = true;
+};
+
+/**
+ * @brief Côté de la tuile de C dont un bloc (ou un thread, sans mémoire partagée) lit les
+ *        opérandes une seule fois en mémoire globale : la granularité de forme, sauf à
+ *        l'étape 3, qui accepte toute forme mais réutilise des tuiles de `tile`.
+ */
+template <typename Kernel>
+constexpr Shape reuse_tile() {
+    if constexpr (std::is_same_v<Kernel, SharedMemoryKernel>)
+        return {SharedMemoryKernel::tile, SharedMemoryKernel::tile, SharedMemoryKernel::tile};
+    else
+        return Kernel::granularity;
+}
+
+void ladder(Json& json) {
+    json.open_list("echelle");
+    int step = 0;
+    Ladder::for_each([&]<typename Kernel>() {
+        constexpr Shape tile = reuse_tile<Kernel>();
+        json.item().value("etape", ++step).text("noyau", Kernel::name)
+            .value("tuile_m", tile.m).value("tuile_n", tile.n).value("tuile_k", tile.k).end_item();
+    });
+    json.close_list();
+}
+
+void tiling(Json& json) {
+    using One = Blocktiling1dConfig;
+    json.open("etape4").value("block_m", One::block_m).value("block_n", One::block_n)
+        .value("block_k", One::block_k).value("thread_m", One::thread_m)
+        .value("threads", One::threads).close();
+    using Two = Blocktiling2dConfig;
+    json.open("etape5").value("block_m", Two::block_m).value("block_n", Two::block_n)
+        .value("block_k", Two::block_k).value("thread_m", Two::thread_m)
+        .value("thread_n", Two::thread_n).value("threads", Two::threads).close();
+    using W = WarptilingConfig;
+    using Tile = WarpTile<W::block_m, W::block_n, W::warp_m, W::warp_n, W::warp_n_iterations,
+                          W::thread_m, W::thread_n>;
+    json.open("etape9").value("block_m", W::block_m).value("block_n", W::block_n)
+        .value("block_k", W::block_k).value("warp_m", W::warp_m).value("warp_n", W::warp_n)
+        .value("warp_m_iterations", Tile::WMITER).value("warp_n_iterations", W::warp_n_iterations)
+        .value("warp_sub_m", Tile::WSUBM).value("warp_sub_n", Tile::WSUBN)
+        .value("thread_m", W::thread_m).value("thread_n", W::thread_n)
+        .value("threads", W::threads).value("accumulators", Tile::ACCUMULATORS).close();
+}
+
+/** @brief Un accès d'un warp (le premier du bloc, premier pas) dans une disposition. */
+template <typename Layout>
+void bank_access(Json& json, const char* key, conflict_free::SharedAccess which) {
+    using namespace conflict_free;
+    const WarpAccess access = warp_access<Layout>(which, 0, 0);
+    json.open(key).list("mots", access.word).value("largeur", access.width)
+        .value("passes", passes(access)).value("degre", conflict_degree(access))
+        .value("pire_degre", worst_conflict_degree<Layout>(which)).close();
+}
+
+void banks(Json& json) {
+    using namespace conflict_free;
+    json.open("etape7").value("bancs", bank_count).value("warp", warp_size);
+    json.open("avant");
+    bank_access<PlainLayout>(json, "ecriture_a", SharedAccess::a_store);
+    bank_access<PlainLayout>(json, "lecture_b", SharedAccess::b_read);
+    json.close().open("apres");
+    bank_access<ConflictFreeLayout>(json, "ecriture_a", SharedAccess::a_store);
+    bank_access<ConflictFreeLayout>(json, "lecture_b", SharedAccess::b_read);
+    json.close().close();
+}
+
+void transpose(Json& json) {
+    using namespace noyaux::ressources;
+    json.open("transposition").value("tuile", kTileDim).value("lignes_de_threads", kBlockRows)
+        .value("decalage", kPadding).close();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::cerr << "usage : noyaux-figures-constantes FICHIER.json\n";
+        return 2;
+    }
+    Json json;
+    ladder(json);
+    tiling(json);
+    banks(json);
+    transpose(json);
+    std::ofstream file(argv[1]);
+    file << "{" << json.str() << "\n}\n";
+    if (!file) {
+        std::cerr << "noyaux-figures-constantes : écriture impossible : " << argv[1] << "\n";
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,840 @@
+"""Figures du site : des SVG dessinés à partir des constantes des noyaux eux-mêmes.
+
+D'où viennent les nombres
+    Le programme tools/figures/constantes.cu inclut les en-têtes des exemples et écrit leurs
+    constantes (tailles de tuiles, géométrie des warps, mots touchés par un warp en mémoire
+    partagée…) dans ``figures/constantes.json``, au dossier de construction (cible CMake
+    ``figures-constantes``, dont dépend la cible ``site``). Aucune constante d'un noyau n'est
+    recopiée ici : changer une tuile dans un en-tête change la figure.
+    Les seules valeurs écrites dans ce module sont des faits matériels cités (taille d'un
+    secteur, pics du H200), regroupés plus bas avec leur source.
+
+Comment une page montre une figure
+    Un commentaire dans le Markdown, remplacé par le crochet MkDocs (tools/mkdocs/hooks.py) :
+
+        <!-- noyaux:figure gemm-roofline -->
+
+    devient une image ``figures/gemm-roofline.svg`` (le SVG est ajouté au site par
+    ``on_files``) avec son texte alternatif et sa légende.
+
+Ajouter une figure
+    1. Si elle a besoin d'une constante absente de constantes.json, l'ajouter dans
+       tools/figures/constantes.cu en la lisant dans l'en-tête de l'exemple (jamais sa valeur).
+    2. Écrire une fonction ``nom(constants: dict) -> Figure`` : elle dessine sur un
+       ``Canvas`` et rend ``Figure(svg, alt, caption)``, texte alternatif et légende en
+       français, tirés des mêmes constantes que le dessin.
+    3. L'inscrire dans ``FIGURES`` sous son nom (minuscules et tirets : le nom du fichier).
+    4. Placer le marqueur dans la page qui en parle. Le test ``site.figures.docs`` vérifie
+       que chaque SVG est référencé par une page, que chaque image a un texte alternatif et
+       qu'aucun SVG ne charge rien d'externe ; ``outils.figures.cpu`` teste ce module.
+
+Style : fond blanc explicite (lisible en thème clair comme sombre), police générique
+sans-serif, couleurs sobres ; aucune ressource externe, pas d'horodatage (SVG reproductibles).
+"""
+from __future__ import annotations
+
+import html
+import json
+import math
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from mesures import LADDER_SIZE, french_number
+
+MARKER = re.compile(r"<!--\s*noyaux:figure\s+(\S+)\s*-->")
+FOLDER = "figures"  # dossier des SVG dans le site
+
+# --- Faits matériels cités (pas des constantes de noyau) -----------------------------------
+SECTOR_BYTES = 32  # la mémoire globale sert un warp par secteurs de 32 octets (guide CUDA)
+FLOAT_BYTES = 4
+# Pics du H200 SXM d'après la fiche technique de NVIDIA
+# (https://www.nvidia.com/en-us/data-center/h200/), les chiffres cités par docs/gemm/index.md.
+H200_FP32_TFLOPS = 67.0
+H200_HBM_TBPS = 4.8
+H200_SOURCE = "fiche technique NVIDIA du H200 SXM"
+
+# --- Palette : sobre, contrastée sur fond blanc ----------------------------------------------
+INK = "#1f2328"
+MUTED = "#57606a"
+GRID = "#8c959f"
+PAPER = "#ffffff"
+A_FILL, A_STRONG = "#dbe6f6", "#3b6db3"   # A : bleu
+B_FILL, B_STRONG = "#fbe3cf", "#c8661e"   # B : orange
+C_FILL, C_STRONG = "#dcefdf", "#2f8a46"   # C : vert
+ALERT = "#c0392b"                         # conflit, ce qui coûte
+NEUTRAL = "#eef1f5"
+
+
+class FigureError(Exception):
+    """Constantes manquantes ou incohérentes : la figure ne peut pas être dessinée juste."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    svg: str      # le document SVG complet
+    alt: str      # texte alternatif, en français
+    caption: str  # légende courte, en français
+
+
+def _n(value: float, decimals: int = 0) -> str:
+    return french_number(value, decimals)
+
+
+def _n_auto(value: float) -> str:
+    """Sans décimale pour un entier, une sinon : 67 ; 38,4."""
+    return _n(value, 0 if float(value).is_integer() else 1)
+
+
+class Canvas:
+    """Un SVG écrit à la main : rectangles, lignes, textes, flèches."""
+
+    def __init__(self, width: float, height: float, title: str):
+        self.width, self.height = width, height
+        self._parts: list[str] = [
+            f'<title>{html.escape(title)}</title>',
+            '<defs><marker id="fleche" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+            f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+            f'fill="{MUTED}"/></marker></defs>',
+            "",  # le fond, écrit par svg() aux dimensions finales
+        ]
+
+    def rect(self, x, y, w, h, fill="none", stroke=INK, width=1.0, dash: str | None = None,
+             opacity: float | None = None):
+        extra = f' stroke-dasharray="{dash}"' if dash else ""
+        extra += f' fill-opacity="{opacity:g}"' if opacity is not None else ""
+        self._parts.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="{fill}" '
+                           f'stroke="{stroke}" stroke-width="{width:g}"{extra}/>')
+
+    def line(self, x1, y1, x2, y2, stroke=GRID, width=1.0, dash: str | None = None,
+             arrow: bool = False):
+        extra = f' stroke-dasharray="{dash}"' if dash else ""
+        extra += ' marker-end="url(#fleche)"' if arrow else ""
+        self._parts.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
+                           f'stroke="{stroke}" stroke-width="{width:g}"{extra}/>')
+
+    def polyline(self, points, stroke=INK, width=1.5):
+        coords = " ".join(f"{x:g},{y:g}" for x, y in points)
+        self._parts.append(f'<polyline points="{coords}" fill="none" stroke="{stroke}" '
+                           f'stroke-width="{width:g}"/>')
+
+    def circle(self, x, y, r, fill=INK, stroke=PAPER):
+        self._parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="{fill}" stroke="{stroke}"/>')
+
+    def text(self, x, y, content: str, size: float = 13, anchor: str = "start",
+             fill: str = INK, bold: bool = False, rotate: float | None = None):
+        extra = ' font-weight="bold"' if bold else ""
+        extra += f' transform="rotate({rotate:g} {x:g} {y:g})"' if rotate is not None else ""
+        self._parts.append(f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" text-anchor="{anchor}" '
+                           f'fill="{fill}"{extra}>{html.escape(content)}</text>')
+
+    def svg(self) -> str:
+        self._parts[2] = (f'<rect x="0" y="0" width="{self.width:g}" height="{self.height:g}" '
+                          f'fill="{PAPER}"/>')
+        body = "\n".join(self._parts)
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:g}" '
+                f'height="{self.height:g}" viewBox="0 0 {self.width:g} {self.height:g}" '
+                f'font-family="sans-serif" role="img">\n{body}\n</svg>\n')
+
+
+def _section(constants: dict, key: str) -> dict:
+    try:
+        return constants[key]
+    except KeyError as error:
+        raise FigureError(f"constante absente de constantes.json : « {key} »") from error
+
+
+def _step(constants: dict, number: int) -> dict:
+    for entry in _section(constants, "echelle"):
+        if entry["etape"] == number:
+            return entry
+    raise FigureError(f"étape {number} absente de l'échelle (constantes.json)")
+
+
+# --- GEMM : tuiles en mémoire partagée le long de K (étape 3) ------------------------------
+
+def gemm_shared_tiles(constants: dict) -> Figure:
+    tile = _step(constants, 3)["tuile_m"]
+    count = 4                                # tuiles dessinées par côté : des matrices schématiques
+    row, col = 1, 2                          # la tuile de C du bloc montré
+    cell = 34
+    side = count * cell
+    ax, by = 40, 60                          # A à gauche ; B au-dessus de C
+    cx, cy = ax + side + 40, by + side + 40
+    canvas = Canvas(cx + side + 310, cy + side + 40, "Tuiles de l'étape 3")
+
+    def grid(x0, y0, fill, stroke):
+        for i in range(count):
+            for j in range(count):
+                canvas.rect(x0 + j * cell, y0 + i * cell, cell, cell, fill, stroke, 0.8)
+
+    grid(ax, cy, NEUTRAL, GRID)
+    grid(cx, by, NEUTRAL, GRID)
+    grid(cx, cy, NEUTRAL, GRID)
+    for k in range(count):                   # la tranche k : une tuile de A, une tuile de B
+        shade = A_STRONG if k == 1 else A_FILL
+        canvas.rect(ax + k * cell, cy + row * cell, cell, cell, shade, A_STRONG, 1)
+        canvas.text(ax + (k + 0.5) * cell, cy + (row + 0.5) * cell + 4, str(k), size=11,
+                    anchor="middle", fill=PAPER if k == 1 else INK)
+        shade = B_STRONG if k == 1 else B_FILL
+        canvas.rect(cx + col * cell, by + k * cell, cell, cell, shade, B_STRONG, 1)
+        canvas.text(cx + (col + 0.5) * cell, by + (k + 0.5) * cell + 4, str(k), size=11,
+                    anchor="middle", fill=PAPER if k == 1 else INK)
+    canvas.rect(cx + col * cell, cy + row * cell, cell, cell, C_STRONG, INK, 1.5)
+    canvas.text(ax + side / 2, cy + side + 20, "A", anchor="middle", bold=True, fill=A_STRONG)
+    canvas.text(cx + side + 10, by + side / 2, "B", bold=True, fill=B_STRONG)
+    canvas.text(cx + side / 2, cy + side + 20, "C", anchor="middle", bold=True, fill=C_STRONG)
+    lx = cx + side + 24
+    canvas.text(lx, cy + 14, f"Un bloc de {tile} × {tile} threads :", bold=True)
+    canvas.text(lx, cy + 32, f"une tuile {tile} × {tile} de C (vert)", fill=MUTED)
+    canvas.text(lx, cy + 58, "Tranche k (ici k = 1, foncée) :", bold=True)
+    canvas.text(lx, cy + 76, f"une tuile {tile} × {tile} de A et une de B", fill=MUTED)
+    canvas.text(lx, cy + 94, "copiées en mémoire partagée,", fill=MUTED)
+    canvas.text(lx, cy + 112, f"puis {tile} FMA par thread", fill=MUTED)
+    alt = (f"Les matrices A, B et C découpées en tuiles de {tile} × {tile}, dessinées sur "
+           f"{count} tuiles de côté. Le bloc qui calcule une tuile de C parcourt la ligne de "
+           f"tuiles de A et la colonne de tuiles de B qui lui correspondent, numérotées 0 à "
+           f"{count - 1} le long de K ; à chaque tranche, il copie une tuile de A et une tuile "
+           f"de B en mémoire partagée, puis chaque thread fait {tile} FMA.")
+    caption = (f"Étape 3 : le bloc avance dans K par tranches de {tile}, une tuile de A et une "
+               "tuile de B en mémoire partagée à chaque tranche.")
+    return Figure(canvas.svg(), alt, caption)
+
+
+# --- GEMM : tuiles de bloc et de thread (étapes 4 et 5) --------------------------------------
+
+def _block_tiling(cfg: dict, step: int) -> Figure:
+    bm, bn, bk = cfg["block_m"], cfg["block_n"], cfg["block_k"]
+    tm, tn = cfg["thread_m"], cfg.get("thread_n", 1)
+    threads = cfg["threads"]
+    per_row = bn // tn                      # threads par ligne de la grille de threads
+    if (bm // tm) * per_row != threads:
+        raise FigureError(f"étape {step} : {threads} threads ne pavent pas {bm}×{bn} en {tm}×{tn}")
+    scale = 320 / max(bm, bn)
+    depth = max(bk * scale, 18)             # profondeur K dessinée, lisible même si BK est petit
+    cx, cy = 90 + depth, 70 + depth         # coin de la tuile de C
+    cw, ch = bn * scale, bm * scale
+    canvas = Canvas(cx + cw + 250, cy + ch + 40, f"Tuilage de l'étape {step}")
+    # Tuiles de A (à gauche) et de B (au-dessus).
+    canvas.rect(cx - depth - 12, cy, depth, ch, A_FILL, A_STRONG)
+    canvas.rect(cx, cy - depth - 12, cw, depth, B_FILL, B_STRONG)
+    canvas.text(cx - depth - 20, cy + ch / 2, f"A : {bm} × {bk}", anchor="middle", rotate=-90,
+                fill=A_STRONG, bold=True)
+    canvas.text(cx + cw / 2, cy - depth - 20, f"B : {bk} × {bn}", anchor="middle",
+                fill=B_STRONG, bold=True)
+    # Tuile de C et grille des threads.
+    canvas.rect(cx, cy, cw, ch, C_FILL, C_STRONG, 1.5)
+    for r in range(1, bm // tm):
+        canvas.line(cx, cy + r * tm * scale, cx + cw, cy + r * tm * scale, GRID, 0.5)
+    for c in range(1, per_row):
+        canvas.line(cx + c * tn * scale, cy, cx + c * tn * scale, cy + ch, GRID, 0.5)
+    # Le warp 0 : threads 0 à 31 ; un thread choisi et ce qu'il lit de A et de B.
+    warp_cells = [(t // per_row, t % per_row) for t in range(32)]
+    rows_of_warp = sorted({r for r, _ in warp_cells})
+    cols_of_warp = sorted({c for _, c in warp_cells})
+    if len(rows_of_warp) * len(cols_of_warp) == len(warp_cells):   # un rectangle : un cadre
+        boxes = [(rows_of_warp, cols_of_warp)]
+    else:
+        boxes = [([r], [c for rr, c in warp_cells if rr == r]) for r in rows_of_warp]
+    for rows, cols in boxes:
+        canvas.rect(cx + min(cols) * tn * scale, cy + min(rows) * tm * scale,
+                    (max(cols) - min(cols) + 1) * tn * scale, len(rows) * tm * scale,
+                    "none", INK, 2)
+    tid = 2 * per_row + per_row // 3 if bm // tm > 2 else per_row // 3
+    row, col = tid // per_row, tid % per_row
+    x, y = cx + col * tn * scale, cy + row * tm * scale
+    canvas.rect(x, y, tn * scale, tm * scale, C_STRONG, INK, 1)
+    canvas.rect(cx - depth - 12, y, depth, tm * scale, A_STRONG, INK, 1)
+    canvas.rect(x, cy - depth - 12, tn * scale, depth, B_STRONG, INK, 1)
+    canvas.line(cx - 12, y + tm * scale / 2, x, y + tm * scale / 2, MUTED, 1, "3 3")
+    canvas.line(x + tn * scale / 2, cy - 12, x + tn * scale / 2, y, MUTED, 1, "3 3")
+    # Légendes à droite.
+    lx = cx + cw + 20
+    canvas.text(lx, cy + 14, f"Tuile de C : {bm} × {bn}", bold=True, fill=C_STRONG)
+    canvas.text(lx, cy + 32, f"un bloc de {threads} threads", fill=MUTED)
+    canvas.text(lx, cy + 62, f"Un thread : {tm} × {tn} éléments", bold=True)
+    canvas.text(lx, cy + 80, f"(thread {tid}, en vert foncé)", fill=MUTED)
+    canvas.text(lx, cy + 110, "Cadre noir : le warp 0", bold=True)
+    canvas.text(lx, cy + 128, "threads 0 à 31", fill=MUTED)
+    canvas.text(lx, cy + 158, "À chaque pas de K, le thread lit", fill=MUTED)
+    canvas.text(lx, cy + 176, f"{tm} valeur{'s' if tm > 1 else ''} de A et "
+                f"{tn} valeur{'s' if tn > 1 else ''} de B", fill=MUTED)
+    alt = (f"Tuile de C de {bm} lignes sur {bn} colonnes calculée par un bloc de {threads} "
+           f"threads, découpée en {threads} rectangles de {tm} × {tn} éléments, un par thread ; "
+           f"à gauche la tuile de A ({bm} × {bk}), au-dessus celle de B ({bk} × {bn}) ; le "
+           f"thread {tid} est mis en évidence avec les {tm} lignes de A et "
+           + (f"les {tn} colonnes de B" if tn > 1 else "la colonne de B")
+           + " qu'il lit, et un cadre entoure les 32 threads du warp 0.")
+    caption = (f"Étape {step} : un bloc calcule une tuile {bm} × {bn} de C, chaque thread "
+               f"{tm} × {tn} éléments.")
+    return Figure(canvas.svg(), alt, caption)
+
+
+def gemm_tiles_step4(constants: dict) -> Figure:
+    return _block_tiling(_section(constants, "etape4"), 4)
+
+
+def gemm_tiles_step5(constants: dict) -> Figure:
+    return _block_tiling(_section(constants, "etape5"), 5)
+
+
+# --- GEMM : produit extérieur (étapes 4 et 5) -----------------------------------------------
+
+def _product_panel(canvas: Canvas, x0: float, y0: float, tm: int, tn: int, title: str):
+    cell = 22
+    canvas.text(x0, y0, title, bold=True)
+    top = y0 + 30
+    ax = x0                                   # colonne de A
+    bx = ax + cell + 24                       # ligne de B, puis la grille des résultats
+    for i in range(tm):
+        canvas.rect(ax, top + cell + 12 + i * cell, cell, cell, A_FILL, A_STRONG)
+    for j in range(tn):
+        canvas.rect(bx + j * cell, top, cell, cell, B_FILL, B_STRONG)
+    for i in range(tm):
+        for j in range(tn):
+            canvas.rect(bx + j * cell, top + cell + 12 + i * cell, cell, cell, C_FILL, C_STRONG)
+    grid_bottom = top + cell + 12 + tm * cell
+    canvas.text(ax + cell / 2, grid_bottom + 18, "A", anchor="middle", fill=A_STRONG, bold=True)
+    canvas.text(bx + tn * cell + 8, top + cell * 0.7, "B", fill=B_STRONG, bold=True)
+    reads, fmas = tm + tn, tm * tn
+    canvas.text(x0, grid_bottom + 42, f"{reads} lectures de mémoire partagée", fill=MUTED)
+    canvas.text(x0, grid_bottom + 60, f"{fmas} FMA en registres", fill=MUTED)
+    canvas.text(x0, grid_bottom + 78, f"soit {_n(fmas / reads, 2)} FMA par lecture", bold=True)
+    return grid_bottom + 78
+
+
+def gemm_outer_product(constants: dict) -> Figure:
+    one, two = _section(constants, "etape4"), _section(constants, "etape5")
+    tm1, tm2, tn2 = one["thread_m"], two["thread_m"], two["thread_n"]
+    cell = 22
+    second = 20 + max(cell * 2 + 24 + 40, 250)   # la place des textes du premier panneau
+    width = second + max(cell * (tn2 + 1) + 24 + 30, 230) + 20
+    height = 30 + 30 + cell + 12 + max(tm1, tm2) * cell + 90
+    canvas = Canvas(width, height, "Produit extérieur")
+    _product_panel(canvas, 20, 26, tm1, 1, "Étape 4 : une colonne")
+    _product_panel(canvas, second, 26, tm2, tn2, "Étape 5 : produit extérieur")
+    alt = (f"À gauche, l'étape 4 : une colonne de {tm1} valeurs de A multipliée par une seule "
+           f"valeur de B donne {tm1} résultats, soit {tm1 + 1} lectures pour {tm1} FMA. À droite, "
+           f"l'étape 5 : une colonne de {tm2} valeurs de A et une ligne de {tn2} valeurs de B "
+           f"donnent {tm2 * tn2} résultats, soit {tm2 + tn2} lectures pour {tm2 * tn2} FMA.")
+    caption = ("À chaque pas de K, un thread lit une colonne de A et une ligne de B dans la "
+               "mémoire partagée et en fait le produit extérieur en registres.")
+    return Figure(canvas.svg(), alt, caption)
+
+
+# --- GEMM : tuiles de bloc, de warp et de thread (étape 9) ----------------------------------
+
+def gemm_warp_tiles(constants: dict) -> Figure:
+    cfg = _section(constants, "etape9")
+    bm, bn, wm, wn = cfg["block_m"], cfg["block_n"], cfg["warp_m"], cfg["warp_n"]
+    wmi, wni = cfg["warp_m_iterations"], cfg["warp_n_iterations"]
+    sm, sn, tm, tn = cfg["warp_sub_m"], cfg["warp_sub_n"], cfg["thread_m"], cfg["thread_n"]
+    threads = cfg["threads"]
+    warps_n, warps = bn // wn, (bm // wm) * (bn // wn)
+    lanes_n = sn // tn
+    if warps * 32 != threads or (sm // tm) * lanes_n != 32:
+        raise FigureError("étape 9 : la géométrie des warps ne compte pas 32 threads par sous-tuile")
+    panel, tall = 210, 320               # côté des deux premiers panneaux ; hauteur du troisième
+    s3 = tall / max(sm, sn)
+    top = 60                             # sous les titres des panneaux
+    canvas = Canvas(2 * panel + 2 * 70 + 20 + max(sn * s3, 170) + 20, top + tall + 45,
+                    "Tuilage par warp de l'étape 9")
+    # (1) la tuile de bloc et ses warps.
+    s1 = panel / max(bm, bn)
+    x1 = 20
+    canvas.text(x1, 30, f"Bloc : {bm} × {bn}", bold=True)
+    canvas.text(x1, 48, f"{warps} warps de {wm} × {wn}", fill=MUTED)
+    for w in range(warps):
+        r, c = w // warps_n, w % warps_n
+        canvas.rect(x1 + c * wn * s1, top + r * wm * s1, wn * s1, wm * s1,
+                    C_STRONG if w == 0 else C_FILL, C_STRONG, 1.5)
+        canvas.text(x1 + (c + 0.5) * wn * s1, top + (r + 0.5) * wm * s1 + 5, f"warp {w}",
+                    anchor="middle", fill=PAPER if w == 0 else INK, bold=w == 0)
+    # (2) la tuile du warp 0 et ses sous-tuiles ; les cases de la lane 0.
+    s2 = panel / max(wm, wn)
+    x2 = x1 + panel + 70
+    canvas.line(x1 + wn * s1, top, x2 - 8, top, MUTED, 1, "3 3")
+    canvas.line(x1 + wn * s1, top + wm * s1, x2 - 8, top + wm * s2, MUTED, 1, "3 3")
+    canvas.text(x2, 30, f"Warp 0 : {wm} × {wn}", bold=True)
+    canvas.text(x2, 48, f"{wmi} × {wni} sous-tuile{'s' if wmi * wni > 1 else ''} de {sm} × {sn}",
+                fill=MUTED)
+    for i in range(wmi):
+        for j in range(wni):
+            canvas.rect(x2 + j * sn * s2, top + i * sm * s2, sn * s2, sm * s2, C_FILL, C_STRONG, 1.5)
+            canvas.rect(x2 + j * sn * s2, top + i * sm * s2, tn * s2, tm * s2, A_STRONG, INK, 0.8)
+    # (3) une sous-tuile et ses 32 lanes.
+    x3 = x2 + panel + 70
+    canvas.line(x2 + sn * s2, top, x3 - 8, top, MUTED, 1, "3 3")
+    canvas.line(x2 + sn * s2, top + sm * s2, x3 - 8, top + sm * s3, MUTED, 1, "3 3")
+    canvas.text(x3, 30, f"Sous-tuile : {sm} × {sn}", bold=True)
+    canvas.text(x3, 48, f"32 lanes de {tm} × {tn}", fill=MUTED)
+    canvas.text(x3 + sn * s3 + 8, top + 14, "la sous-tuile", size=11, fill=MUTED)
+    canvas.text(x3 + sn * s3 + 8, top + 28, "encadrée", size=11, fill=MUTED)
+    for lane in range(32):
+        r, c = lane // lanes_n, lane % lanes_n
+        canvas.rect(x3 + c * tn * s3, top + r * tm * s3, tn * s3, tm * s3,
+                    A_STRONG if lane == 0 else C_FILL, C_STRONG, 0.8)
+        canvas.text(x3 + (c + 0.5) * tn * s3, top + (r + 0.5) * tm * s3 + 4, str(lane),
+                    size=min(11, tn * s3 * 0.45), anchor="middle", fill=PAPER if lane == 0 else INK)
+    canvas.rect(x2, top, sn * s2, sm * s2, "none", INK, 2)   # la sous-tuile agrandie à droite
+    bottom = top + max(panel, sm * s3) + 30
+    canvas.text(20, bottom, f"En bleu : les {wmi * wni} × {tm} × {tn} = {cfg['accumulators']} "
+                "résultats de la lane 0 du warp 0, un rectangle par sous-tuile.", fill=MUTED)
+    alt = (f"Trois niveaux de tuiles de C à l'étape 9. Un bloc calcule {bm} × {bn} éléments avec "
+           f"{warps} warps, chacun une tuile de {wm} × {wn}. Un warp parcourt {wmi * wni} "
+           f"sous-tuiles de {sm} × {sn} ; dans chacune, ses 32 lanes tiennent {tm} × {tn} "
+           f"résultats, numérotés ligne par ligne, {lanes_n} lanes par ligne. La lane 0 tient "
+           f"donc {cfg['accumulators']} résultats en registres, un rectangle par sous-tuile.")
+    caption = (f"Étape 9 : tuile de bloc {bm} × {bn}, tuiles de warp {wm} × {wn}, "
+               f"{tm} × {tn} éléments par lane et par sous-tuile.")
+    return Figure(canvas.svg(), alt, caption)
+
+
+# --- Bancs de mémoire partagée (étape 7) -------------------------------------------------------
+
+def bank_passes(words: list[int], width: int, banks: int = 32) -> list[dict[int, list[int]]]:
+    """Découpe un accès en phases et chaque phase en passes, selon le modèle de l'étape 7.
+
+    Rend, pour chaque phase, {passe: [(lane, mot), …]} : le k-ième mot distinct qui tombe
+    dans un banc est servi à la passe k ; un mot lu par plusieurs lanes est diffusé.
+    """
+    lanes = len(words)
+    per_phase = lanes // width
+    phases = []
+    for first in range(0, lanes, per_phase):
+        rank: dict[int, int] = {}          # mot → passe
+        count: dict[int, int] = {}         # banc → mots distincts déjà servis
+        placed: dict[int, list[tuple[int, int]]] = {}
+        for lane in range(first, first + per_phase):
+            for i in range(width):
+                word = words[lane] + i
+                if word not in rank:
+                    bank = word % banks
+                    rank[word] = count.get(bank, 0)
+                    count[bank] = rank[word] + 1
+                placed.setdefault(rank[word], []).append((lane, word))
+        phases.append(placed)
+    return phases
+
+
+def _check_model(access: dict, banks: int, label: str) -> list[dict]:
+    phases = bank_passes(access["mots"], access["largeur"], banks)
+    total = sum(len(p) for p in phases)
+    worst = max(len(p) for p in phases)
+    if total != access["passes"] or worst != access["degre"]:
+        raise FigureError(f"{label} : le dessin compte {total} passes (pire phase {worst}), "
+                          f"l'analyse de l'étape 7 {access['passes']} (degré {access['degre']})")
+    return phases
+
+
+def _bank_panel(canvas: Canvas, x0: float, y0: float, phase: dict, banks: int, width: int,
+                cell: float, title: str, note: str) -> float:
+    canvas.text(x0, y0, title, bold=True)
+    canvas.text(x0, y0 + 17, note, fill=ALERT if len(phase) > 1 else C_STRONG, size=12)
+    top = y0 + 28
+    for b in range(banks):
+        canvas.text(x0 + (b + 0.5) * cell, top + 10, str(b), size=8, anchor="middle", fill=MUTED)
+    top += 14
+    for p in range(max(len(phase), 1)):
+        y = top + p * cell
+        canvas.text(x0 - 6, y + cell * 0.68, f"passe {p + 1}", size=10, anchor="end", fill=MUTED)
+        for b in range(banks):
+            canvas.rect(x0 + b * cell, y, cell, cell, NEUTRAL, GRID, 0.5)
+    for p, entries in phase.items():
+        by_lane: dict[int, list[int]] = {}
+        for lane, word in entries:
+            by_lane.setdefault(lane, []).append(word % banks)
+        for lane, hit in by_lane.items():
+            first, last = min(hit), max(hit)
+            fill = ALERT if p > 0 else C_FILL
+            canvas.rect(x0 + first * cell, top + p * cell, (last - first + 1) * cell, cell,
+                        fill, C_STRONG if p == 0 else ALERT, 1)
+            canvas.text(x0 + (first + last + 1) / 2 * cell, top + p * cell + cell * 0.7, str(lane),
+                        size=10 if width == 1 else 11, anchor="middle",
+                        fill=PAPER if p > 0 else INK)
+    return top + max(len(phase), 1) * cell
+
+
+def gemm_banks_step7(constants: dict) -> Figure:
+    cfg = _section(constants, "etape7")
+    banks = cfg["bancs"]
+    cell = 19
+    x0 = 80
+    canvas_height = 0.0
+    panels = []
+    names = {"ecriture_a": "Écriture de A transposée", "lecture_b": "Lecture de B"}
+    for key in ("ecriture_a", "lecture_b"):
+        for when, label in (("avant", "étape 6"), ("apres", "étape 7")):
+            access = cfg[when][key]
+            phases = _check_model(access, banks, f"{names[key]}, {label}")
+            panels.append((key, label, access, phases[0]))
+    canvas = Canvas(x0 + banks * cell + 20, 4 * 105 + 40, "Bancs de mémoire partagée, étapes 6 et 7")
+    y = 26.0
+    for key, label, access, phase in panels:
+        bits = 32 * access["largeur"]
+        lanes = len(access["mots"]) // access["largeur"]
+        scope = (f"les {lanes} lanes" if access["largeur"] == 1
+                 else f"lanes 0 à {lanes - 1}, première des {access['largeur']} phases")
+        title = f"{names[key]} ({bits} bits), {label} : {scope}"
+        passes = len(phase)
+        note = (f"{passes} passes : conflit de degré {passes}" if passes > 1
+                else "1 passe : aucun conflit")
+        y = _bank_panel(canvas, x0, y, phase, banks, access["largeur"], cell, title, note) + 34
+        canvas_height = y
+    canvas.text(x0, canvas_height - 12, f"Colonnes : les bancs 0 à {banks - 1} ; dans chaque case, "
+                "la lane servie à cette passe.", size=11, fill=MUTED)
+    canvas.height = canvas_height
+    alt_parts = []
+    for key, label, access, phase in panels:
+        alt_parts.append(f"{names[key][0].lower()}{names[key][1:]} à l'{label} : {len(phase)} passe"
+                         f"{'s' if len(phase) > 1 else ''}")
+    alt = ("Bancs de mémoire partagée touchés par le warp 0, une colonne par banc (0 à "
+           f"{banks - 1}), une ligne par passe, chaque case portant le numéro de la lane servie : "
+           + " ; ".join(alt_parts) + ". La disposition de l'étape 7 ramène chaque accès à une passe.")
+    caption = ("Les deux accès en conflit de l'étape 6, et les mêmes après la correction de "
+               "l'étape 7 (modèle de passes de l'exemple, warp 0, premier pas).")
+    return Figure(canvas.svg(), alt, caption)
+
+
+# --- GEMM : coalescence (étapes 1 et 2) -------------------------------------------------------
+
+def gemm_coalescing(constants: dict) -> Figure:
+    warp = _section(constants, "etape7")["warp"]
+    per_sector = SECTOR_BYTES // FLOAT_BYTES
+    cell = 13
+    shown_k = 2 * per_sector                 # colonnes de A dessinées pour chaque ligne
+    left = 62
+    top = 70
+    sectors = warp // per_sector
+    gap = 5                                  # espace entre deux secteurs, à droite
+    x2 = left + shown_k * cell + 80
+    canvas = Canvas(x2 + warp * cell + (sectors - 1) * gap + 20, top + warp * cell + 50,
+                    "Accès d'un warp, étapes 1 et 2")
+    # Étape 1 : le lane i lit A[i][kk] ; chaque lecture tombe dans un secteur différent.
+    canvas.text(20, 24, "Étape 1 : lecture de A", bold=True)
+    canvas.text(20, 42, "un flottant par ligne, lignes à 4·K octets d'écart", fill=MUTED)
+    for r in range(warp):
+        for c in range(shown_k):
+            canvas.rect(left + c * cell, top + r * cell, cell, cell, NEUTRAL, GRID, 0.4)
+        canvas.rect(left, top + r * cell, per_sector * cell, cell, "none", ALERT, 1.2)
+        canvas.rect(left, top + r * cell, cell, cell, A_STRONG, INK, 0.6)
+        if r in (0, warp - 1):
+            canvas.text(left - 6, top + r * cell + cell * 0.75, f"lane {r}", size=10,
+                        anchor="end", fill=MUTED)
+    canvas.text(left, top + warp * cell + 20,
+                f"{warp} secteurs de {SECTOR_BYTES} octets pour {warp * FLOAT_BYTES} octets utiles",
+                fill=ALERT, bold=True)
+    # Étape 2 : les lanes lisent B[kk][0..31], contigus.
+    canvas.text(x2, 24, "Étape 2 : lecture de B", bold=True)
+    canvas.text(x2, 42, f"{warp} flottants consécutifs d'une ligne", fill=MUTED)
+    for c in range(warp):
+        x = x2 + c * cell + (c // per_sector) * gap
+        canvas.rect(x, top, cell, cell, B_STRONG, INK, 0.6)
+        if c % per_sector == 0:
+            canvas.text(x, top - 6, f"lane {c}", size=10, fill=MUTED)
+    for sector in range(sectors):
+        canvas.rect(x2 + sector * (per_sector * cell + gap), top, per_sector * cell, cell,
+                    "none", C_STRONG, 2)
+    canvas.text(x2, top + cell + 24,
+                f"{sectors} secteurs de {SECTOR_BYTES} octets pour {warp * FLOAT_BYTES} octets utiles",
+                fill=C_STRONG, bold=True)
+    canvas.text(x2, top + cell + 60, f"Cadres : secteurs de {SECTOR_BYTES} octets", fill=MUTED)
+    canvas.text(x2, top + cell + 78, "Cases pleines : les flottants lus par le warp", fill=MUTED)
+    alt = (f"À gauche, l'étape 1 : les {warp} lanes d'un warp lisent chacune un flottant d'une "
+           f"ligne différente de A ; chaque lecture occupe son propre secteur de {SECTOR_BYTES} "
+           f"octets, soit {warp} secteurs pour {warp * FLOAT_BYTES} octets utiles. À droite, "
+           f"l'étape 2 : les {warp} lanes lisent {warp} flottants consécutifs d'une ligne de B, "
+           f"contenus dans {sectors} secteurs.")
+    caption = (f"Un tour de boucle d'un warp : lectures à pas de K (étape 1) contre lectures "
+               f"contiguës (étape 2), en secteurs de {SECTOR_BYTES} octets.")
+    return Figure(canvas.svg(), alt, caption)
+
+
+# --- Transposition par la mémoire partagée ----------------------------------------------------
+
+def transpose_tile(constants: dict) -> Figure:
+    cfg = _section(constants, "transposition")
+    tile, rows, pad = cfg["tuile"], cfg["lignes_de_threads"], cfg["decalage"]
+    passes = tile // rows
+    cell = 6
+    side = tile * cell
+    top, gap = 70, 140
+    xs = [20, 20 + side + gap, 20 + 2 * (side + gap) + pad * cell]
+    canvas = Canvas(xs[2] + side + 20, top + side + 60, "Transposition par une tuile partagée")
+    titles = [("in : lecture par lignes", "lectures coalescées"),
+              (f"tuile partagée {tile} × {tile + pad}", "écrite par lignes, lue par colonnes"),
+              ("out : écriture par lignes", "écritures coalescées")]
+    for x, (title, sub) in zip(xs, titles):
+        canvas.text(x, 24, title, bold=True)
+        canvas.text(x, 42, sub, fill=MUTED)
+    shades = [A_FILL, "#c4d5ee", A_FILL, "#c4d5ee"]
+    for p in range(passes):
+        canvas.rect(xs[0], top + p * rows * cell, side, rows * cell, shades[p % len(shades)], GRID, 0.5)
+        canvas.text(xs[0] + side + 6, top + (p + 0.5) * rows * cell + 4, f"passe {p + 1}",
+                    size=10, fill=MUTED)
+    canvas.rect(xs[0], top, side, cell, A_STRONG, INK, 0.8)
+    # Tuile partagée : la ligne écrite par le warp 0, la colonne qu'il relit.
+    canvas.rect(xs[1], top, (tile + pad) * cell, side, NEUTRAL, GRID, 0.5)
+    if pad:
+        canvas.rect(xs[1] + tile * cell, top, pad * cell, side, "#ffffff", GRID, 0.5, dash="2 2")
+    canvas.rect(xs[1], top, tile * cell, cell, A_STRONG, INK, 0.8)
+    canvas.rect(xs[1], top, cell, side, B_STRONG, INK, 0.8)
+    # out : la ligne écrite à partir de cette colonne.
+    canvas.rect(xs[2], top, side, side, NEUTRAL, GRID, 0.5)
+    canvas.rect(xs[2], top, side, cell, B_STRONG, INK, 0.8)
+    arrows = ((xs[0] + side + 56, xs[1] - 8, "tile[y][x] ← in", "écriture"),
+              (xs[1] + (tile + pad) * cell + 8, xs[2] - 8, "out ← tile[x][y]", "après __syncthreads"))
+    for a, b, above, below in arrows:
+        canvas.line(a, top + side / 2, b, top + side / 2, MUTED, 1.5, arrow=True)
+        canvas.text((a + b) / 2, top + side / 2 - 8, above, size=10, anchor="middle")
+        canvas.text((a + b) / 2, top + side / 2 + 16, below, size=10, anchor="middle", fill=MUTED)
+    canvas.text(20, top + side + 26, f"Bloc de {tile} × {rows} threads : {passes} passes de {rows} "
+                "lignes. En bleu, la ligne lue puis écrite par le warp 0 ;", size=12, fill=MUTED)
+    canvas.text(20, top + side + 44, "en orange, la colonne qu'il relit après la barrière, qui "
+                "devient une ligne de out.", size=12, fill=MUTED)
+    alt = (f"Trois tuiles de {tile} lignes. À gauche, la tuile de la matrice lue, parcourue "
+           f"par un bloc de {tile} × {rows} threads en {passes} passes de {rows} lignes ; un warp "
+           f"lit une ligne entière. Au milieu, la tuile en mémoire partagée, de {tile} × "
+           f"{tile + pad} flottants, écrite ligne par ligne puis relue colonne par colonne après "
+           "la barrière. À droite, la matrice écrite : chaque colonne relue y devient une ligne, "
+           "écrite d'un seul tenant.")
+    caption = ("La transposition passe par la mémoire partagée : lectures et écritures en "
+               "mémoire globale restent coalescées, seul l'ordre de lecture de la tuile change.")
+    return Figure(canvas.svg(), alt, caption)
+
+
+def transpose_banks(constants: dict) -> Figure:
+    cfg = _section(constants, "transposition")
+    banks = _section(constants, "etape7")["bancs"]
+    tile, pad = cfg["tuile"], cfg["decalage"]
+    cell = 12
+    top, gap = 70, 50
+    x_left = 20
+    x_right = x_left + tile * cell + gap
+    canvas = Canvas(x_right + (tile + pad) * cell + 20, top + tile * cell + 50,
+                    "Bancs d'une tuile de transposition")
+    for x, width in ((x_left, tile), (x_right, tile + pad)):
+        canvas.text(x, 24, f"float tile[{tile}][{width}]", bold=True)
+        conflicts = max(sum(1 for r in range(tile) if (r * width) % banks == b) for b in range(banks))
+        canvas.text(x, 42, (f"colonne lue : {conflicts} lanes sur un même banc" if conflicts > 1
+                            else "colonne lue : 32 bancs différents"),
+                    fill=ALERT if conflicts > 1 else C_STRONG, size=12)
+        for r in range(tile):
+            for c in range(width):
+                bank = (r * width + c) % banks
+                fill = "#f3b98c" if bank == 0 else NEUTRAL
+                canvas.rect(x + c * cell, top + r * cell, cell, cell, fill, GRID, 0.3)
+            bank = (r * width) % banks
+            canvas.rect(x, top + r * cell, cell, cell, B_STRONG if bank == 0 else C_STRONG, INK, 0.5)
+            canvas.text(x + cell / 2, top + r * cell + cell * 0.75, str(bank), size=7,
+                        anchor="middle", fill=PAPER)
+    canvas.text(x_left, top + tile * cell + 22,
+                "Première colonne, lue par un warp : le banc de chaque élément. En orange : "
+                "les mots du banc 0.", size=12, fill=MUTED)
+    alt = (f"Deux grilles de {tile} lignes. Dans la tuile de {tile} × {tile}, tous les éléments "
+           f"de la première colonne, lus ensemble par un warp, sont dans le banc 0 : {tile} "
+           f"passes. Dans la tuile de {tile} × {tile + pad}, la colonne de décalage fait avancer "
+           f"le banc d'une unité à chaque ligne : les {tile} éléments de la colonne occupent "
+           f"{tile} bancs différents, et les mots du banc 0 forment une diagonale.")
+    caption = (f"Le même accès par colonne sur une tuile {tile} × {tile} (conflit de degré "
+               f"{tile}) et {tile} × {tile + pad} (aucun conflit).")
+    return Figure(canvas.svg(), alt, caption)
+
+
+# --- GEMM : double tampon (étape 10) -----------------------------------------------------------
+
+def gemm_double_buffer(constants: dict) -> Figure:
+    bk = _step(constants, 10)["tuile_k"]
+    if _step(constants, 9)["tuile_k"] != bk:
+        raise FigureError("étapes 9 et 10 : profondeurs de tuile différentes, la comparaison ne tient plus")
+    tiles, stages = 4, 2                    # tuiles dessinées ; « double » tampon : deux
+    unit, label_w, row_h = 76, 100, 30
+    canvas = Canvas(label_w + 2 * tiles * unit + 30, 282, "Chronologie du double tampon")
+
+    def box(row_y, start, length, fill, stroke, text, text_fill=INK):
+        canvas.rect(label_w + start * unit, row_y, length * unit - 4, row_h - 6, fill, stroke, 1)
+        canvas.text(label_w + (start + length / 2) * unit - 2, row_y + row_h * 0.55, text, size=11,
+                    anchor="middle", fill=text_fill)
+
+    canvas.text(20, 24, f"Étape 9 : un tampon (tuiles de {bk} en K)", bold=True)
+    y = 40
+    canvas.text(label_w - 10, y + 17, "chargement", size=11, anchor="end", fill=MUTED)
+    canvas.text(label_w - 10, y + row_h + 17, "calcul", size=11, anchor="end", fill=MUTED)
+    for t in range(tiles):
+        box(y, 2 * t, 1, A_FILL, A_STRONG, f"tuile {t}")
+        box(y + row_h, 2 * t + 1, 1, C_FILL, C_STRONG, f"tuile {t}")
+    canvas.text(20, 148, f"Étape 10 : {stages} tampons, copies asynchrones", bold=True)
+    y = 164
+    canvas.text(label_w - 10, y + 17, "copies", size=11, anchor="end", fill=MUTED)
+    canvas.text(label_w - 10, y + row_h + 17, "calcul", size=11, anchor="end", fill=MUTED)
+    for t in range(tiles):
+        stage = t % stages
+        fills = (A_FILL, "#c4d5ee")
+        box(y, t, 1, fills[stage], A_STRONG, f"tuile {t} → T{stage}")
+        box(y + row_h, t + 1, 1, C_FILL, C_STRONG, f"tuile {t} (T{stage})")
+    end9, end10 = 2 * tiles, tiles + 1
+    for end, yy in ((end9, 40), (end10, 164)):
+        canvas.line(label_w + end * unit - 2, yy - 6, label_w + end * unit - 2, yy + 2 * row_h,
+                    INK, 1.5, "4 3")
+    canvas.text(20, 250, f"Durées schématiques, non mesurées (chargement = calcul) : {tiles} tuiles "
+                f"en {end9} unités de temps sans recouvrement,", size=12, fill=MUTED)
+    canvas.text(20, 268, f"en {end10} avec. T0, T1 : les deux tampons de mémoire partagée, "
+                "utilisés à tour de rôle.", size=12, fill=MUTED)
+    alt = (f"Deux chronologies de {tiles} tuiles de {bk} en K. À l'étape 9, chargement et calcul "
+           f"de chaque tuile se suivent sans se recouvrir : {end9} unités de temps. À l'étape 10, "
+           f"la copie asynchrone de la tuile suivante, vers l'autre des {stages} tampons, se fait "
+           f"pendant le calcul de la tuile courante : {end10} unités de temps, avec des durées "
+           "schématiques égales pour le chargement et le calcul.")
+    caption = ("Chronologie schématique : avec deux tampons, la copie de la tuile suivante "
+               "recouvre le calcul de la tuile courante.")
+    return Figure(canvas.svg(), alt, caption)
+
+
+# --- GEMM : modèle roofline du H200 ------------------------------------------------------------
+
+def intensity(tile_m: int, tile_n: int) -> float:
+    """FLOP par octet lu en mémoire globale quand une tuile tile_m × tile_n de C lit ses
+    opérandes une fois : 2·m·n·K FLOP pour 4·K·(m + n) octets (C, lue et écrite une fois, et
+    les caches sont négligés)."""
+    return tile_m * tile_n / (2 * (tile_m + tile_n))
+
+
+def _step_groups(steps: list[int]) -> str:
+    """[5, 6, 7, 8] → « 5 à 8 » ; [1, 2] → « 1 et 2 »."""
+    if len(steps) == 1:
+        return str(steps[0])
+    if steps == list(range(steps[0], steps[-1] + 1)) and len(steps) > 2:
+        return f"{steps[0]} à {steps[-1]}"
+    return ", ".join(map(str, steps[:-1])) + f" et {steps[-1]}"
+
+
+def gemm_roofline(constants: dict) -> Figure:
+    ladder = _section(constants, "echelle")
+    groups: dict[float, list[int]] = {}
+    for entry in ladder:
+        groups.setdefault(intensity(entry["tuile_m"], entry["tuile_n"]), []).append(entry["etape"])
+    ridge = H200_FP32_TFLOPS / H200_HBM_TBPS
+    x_min, x_max, y_min, y_max = 0.1, 1000.0, 0.1, 200.0
+    left, top, w, h = 80, 30, 600, 340
+    canvas = Canvas(left + w + 40, top + h + 106, "Modèle roofline du H200")
+
+    def px(x):
+        return left + (math.log10(x) - math.log10(x_min)) / (math.log10(x_max) - math.log10(x_min)) * w
+
+    def py(y):
+        return top + h - (math.log10(y) - math.log10(y_min)) / (math.log10(y_max) - math.log10(y_min)) * h
+
+    canvas.rect(left, top, w, h, "none", GRID, 1)
+    for e in range(-1, 4):
+        value = 10.0 ** e
+        canvas.line(px(value), top, px(value), top + h, NEUTRAL, 1)
+        canvas.text(px(value), top + h + 18, _n(value, 1 if e < 0 else 0), size=11, anchor="middle")
+    for e in range(-1, 3):
+        value = 10.0 ** e
+        canvas.line(left, py(value), left + w, py(value), NEUTRAL, 1)
+        canvas.text(left - 8, py(value) + 4, _n(value, 1 if e < 0 else 0), size=11, anchor="end")
+    canvas.text(left + w / 2, top + h + 42,
+                "Intensité arithmétique vis-à-vis de la mémoire globale (FLOP/octet)",
+                size=12, anchor="middle")
+    canvas.text(22, top + h / 2, "Débit plafond (TFLOP/s)", size=12, anchor="middle", rotate=-90)
+    # Le toit : bande passante × intensité, puis le pic de calcul.
+    x_start = y_min / H200_HBM_TBPS
+    canvas.polyline([(px(max(x_min, x_start)), py(max(y_min, H200_HBM_TBPS * x_min))),
+                     (px(ridge), py(H200_FP32_TFLOPS)), (px(x_max), py(H200_FP32_TFLOPS))],
+                    INK, 2)
+    canvas.text(px(x_max) - 6, py(H200_FP32_TFLOPS) - 8,
+                f"calcul fp32 : {_n(H200_FP32_TFLOPS)} TFLOP/s", size=11, anchor="end")
+    canvas.text(px(0.6), py(H200_HBM_TBPS * 0.6) - 12,
+                f"HBM3e : {_n(H200_HBM_TBPS, 1)} To/s", size=11, rotate=-math.degrees(
+                    math.atan2(py(1) - py(10), px(10) - px(1))))
+    canvas.line(px(ridge), py(H200_FP32_TFLOPS), px(ridge), top + h, MUTED, 1, "3 3")
+    canvas.text(px(ridge) + 4, top + h - 6, f"≈ {_n(ridge)}", size=11, fill=MUTED)
+    # Limite de toute l'échelle à la taille mesurée : chaque donnée lue une seule fois.
+    best = LADDER_SIZE / 8
+    canvas.line(px(best), py(H200_FP32_TFLOPS), px(best), top + h, MUTED, 1, "1 3")
+    canvas.text(px(best) - 4, top + h - 6, f"{_n(LADDER_SIZE)}³ : {_n(best)}", size=11,
+                anchor="end", fill=MUTED)
+    roof_labels = 0
+    for value, steps in sorted(groups.items()):
+        bound = min(H200_FP32_TFLOPS, H200_HBM_TBPS * value)
+        canvas.circle(px(value), py(bound), 5, C_STRONG)
+        label = (f"étape{'s' if len(steps) > 1 else ''} {_step_groups(steps)} : "
+                 f"{_n(value, 2 if value < 1 else 0)}")
+        if bound >= H200_FP32_TFLOPS:       # sur le toit : étiquettes au-dessus, en escalier
+            roof_labels += 1
+            canvas.text(px(value), py(bound) - 10 - 16 * (roof_labels - 1), label, size=11,
+                        anchor="middle", fill=C_STRONG, bold=True)
+        else:
+            canvas.text(px(value) + 9, py(bound) + 12, label, size=11, fill=C_STRONG, bold=True)
+    canvas.text(left, top + h + 62, f"Pics : {H200_SOURCE}.", size=11, fill=MUTED)
+    canvas.text(left, top + h + 78, "Chaque étape à l'intensité de sa tuile de bloc, caches "
+                "négligés.", size=11, fill=MUTED)
+    canvas.text(left, top + h + 94, f"Pointillés fins : la limite d'une GEMM carrée de côté "
+                f"{_n(LADDER_SIZE)}, n / 8.", size=11, fill=MUTED)
+    points = " ; ".join(
+        f"étape{'s' if len(s) > 1 else ''} {_step_groups(s)} à {_n(v, 2 if v < 1 else 0)} FLOP/octet, "
+        f"plafond {_n_auto(min(H200_FP32_TFLOPS, H200_HBM_TBPS * v))} TFLOP/s"
+        for v, s in sorted(groups.items()))
+    alt = (f"Modèle roofline du H200 en échelles logarithmiques : le plafond monte avec "
+           f"l'intensité arithmétique au rythme de la bande passante HBM3e "
+           f"({_n(H200_HBM_TBPS, 1)} To/s) jusqu'au point d'inflexion, vers {_n(ridge)} FLOP par "
+           f"octet, puis reste au pic de calcul fp32 ({_n(H200_FP32_TFLOPS)} TFLOP/s). Les étapes "
+           f"de l'échelle y sont placées selon l'intensité de leur tuile : {points}.")
+    caption = ("Modèle roofline du H200 : chaque étape à l'intensité que lui donne sa tuile de "
+               "bloc, vis-à-vis de la mémoire globale et sans compter les caches.")
+    return Figure(canvas.svg(), alt, caption)
+
+
+# --- Registre des figures, et leur place dans le site -----------------------------------------
+
+FIGURES: dict[str, Callable[[dict], Figure]] = {
+    "gemm-coalescence": gemm_coalescing,
+    "gemm-tuiles-etape3": gemm_shared_tiles,
+    "gemm-tuiles-etape4": gemm_tiles_step4,
+    "gemm-tuiles-etape5": gemm_tiles_step5,
+    "gemm-produit-exterieur": gemm_outer_product,
+    "gemm-bancs-etape7": gemm_banks_step7,
+    "gemm-tuiles-warp": gemm_warp_tiles,
+    "gemm-double-tampon": gemm_double_buffer,
+    "gemm-roofline": gemm_roofline,
+    "transposition-tuile": transpose_tile,
+    "transposition-bancs": transpose_banks,
+}
+
+
+def load_constants(path: Path) -> dict:
+    if not path.is_file():
+        raise FigureError(f"constantes des figures absentes ({path}) : lancez d'abord "
+                          "« cmake --build build --target figures-constantes »")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise FigureError(f"{path} : JSON illisible ({error})") from error
+
+
+def render_all(constants: dict) -> dict[str, Figure]:
+    """Toutes les figures, par nom ; la première incohérence arrête tout."""
+    return {name: draw(constants) for name, draw in FIGURES.items()}
+
+
+def uri(name: str) -> str:
+    """Chemin du SVG dans le site."""
+    return f"{FOLDER}/{name}.svg"
+
+
+def render_markers(markdown: str, figures: dict[str, Figure], page_uri: str) -> str:
+    """Remplace chaque marqueur par la figure (image, texte alternatif, légende)."""
+    def replace(match: re.Match) -> str:
+        name = match.group(1)
+        figure = figures.get(name)
+        if figure is None:
+            raise FigureError(f"figure inconnue « {name} » (connues : {', '.join(sorted(figures))})")
+        link = posixpath.relpath(uri(name), posixpath.dirname(page_uri) or ".")
+        alt = figure.alt.replace("[", "(").replace("]", ")").replace("\n", " ")
+        # Image et légende sur une ligne : un saut de ligne deviendrait un <br>.
+        return (f'<figure class="noyaux-figure" markdown="span">'
+                f'![{alt}]({link})<figcaption>{html.escape(figure.caption)}</figcaption>'
+                f'</figure>')
+    return MARKER.sub(replace, markdown)
