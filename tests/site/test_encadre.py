@@ -23,7 +23,9 @@ TEMPLATE = jinja2.Environment(
 def box(number: int, gpu_only: bool = False) -> dict:
     directory = f"examples/gemm/{number:02d}-etape"
     return {"directory": directory, "backends": "GPU" if gpu_only else "GPU, CPU (émulateur)",
+            "backends_short": "GPU" if gpu_only else "GPU, CPU",
             "gpu_only": gpu_only, "ctest": f"ctest --test-dir build -R '^gemm\\.{number:02d}-etape\\.'",
+            "ctest_regex": f"'^gemm\\.{number:02d}-etape\\.'",
             "tests": ["a", "b"], "readme": f"../exemples/gemm/{number:02d}-etape.html",
             "sources": f"../exemples/gemm/{number:02d}-etape.html#fichiers",
             "api": f"../api/etape{number}.html"}
@@ -73,8 +75,10 @@ class Box(unittest.TestCase):
         self.assertEqual(structure.rows, 11)
         self.assertNotIn("<dl>", html)
         self.assertIn("Exemples compilables (11)", html)
+        self.assertIn("<code>ctest --test-dir build -R</code>", html)
         for b in boxes:
-            self.assertIn(b["ctest"], html)
+            self.assertIn(f"<code>{b['ctest_regex']}</code>", html)
+            self.assertIn(b["directory"].removeprefix("examples/"), html)
             for key in ("sources", "readme", "api"):
                 self.assertIn(b[key], structure.links)
         self.assertEqual(html.count("GPU seulement"), 1)

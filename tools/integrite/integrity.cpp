@@ -197,19 +197,28 @@ private:
         }
     }
 
-    // Règle 8 : le README renvoie vers chaque page qui nomme l'exemple. Un lien compte s'il
-    // mène, depuis le dossier de l'exemple, au fichier de la page (ancre permise).
+    // Règle 8 : le README renvoie vers chaque page qui nomme l'exemple (un lien compte s'il
+    // mène, depuis le dossier de l'exemple, au fichier de la page, ancre permise), et chacun
+    // de ses liens relatifs mène à un fichier qui existe.
     void check_links_to_pages(const ManifestEntry& entry, const std::vector<std::string>& readme) {
+        const std::string file = entry.folder + "/README.md";
+        std::set<std::string> linked;
+        for (const LinkTarget& target : find_link_targets(readme)) {
+            const fs::path path = (fs::path(entry.folder) / target.path).lexically_normal();
+            linked.insert(path.generic_string());
+            std::error_code missing;
+            if (!fs::exists(root_ / path, missing))
+                error(file, target.line,
+                      "lien cassé : " + guillemets(target.path) + " ne mène à rien (" +
+                          guillemets(path.generic_string()) + " n'existe pas)");
+        }
         const auto naming = naming_pages_.find(entry.folder);
         if (naming == naming_pages_.end()) return;  // règle 3
-        std::set<std::string> linked;
-        for (const std::string& target : find_link_targets(readme))
-            linked.insert((fs::path(entry.folder) / target).lexically_normal().generic_string());
         for (const std::string& page : naming->second) {
             if (linked.contains(page)) continue;
             const std::string link =
                 fs::path(page).lexically_relative(entry.folder).generic_string();
-            error(entry.folder + "/README.md", 1,
+            error(file, 1,
                   "le README ne renvoie pas vers " + guillemets(page) +
                       ", qui nomme cet exemple : ajoutez une ligne « Page du site : [titre](" +
                       link + ") »");

@@ -13,7 +13,8 @@
  *  6. Un en-tête YAML mal formé est une erreur située, jamais un arrêt.
  *  7. Le README de chaque exemple a une section « Ordre de lecture » qui cite, dans l'ordre
  *     de l'anatomie, test.cu, le benchmark, <nom>.cuh et main.cu (voir reading_order.hpp).
- *  8. Le README de chaque exemple renvoie (lien relatif) vers chaque page qui le nomme.
+ *  8. Le README de chaque exemple renvoie (lien relatif) vers chaque page qui le nomme, et
+ *     chacun de ses liens relatifs mène à un fichier qui existe.
  */
 #pragma once
 

@@ -17,20 +17,22 @@ const std::regex kInline(R"re(\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\))re");
 const std::regex kReference(R"re(^\s{0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?)re");
 const std::regex kScheme(R"re(^[A-Za-z][A-Za-z0-9+.-]*:)re");
 
-void add_target(std::string target, std::vector<std::string>& targets) {
+void add_target(std::string target, int line, std::vector<LinkTarget>& targets) {
     if (target.empty() || target.front() == '#' || target.front() == '/' ||
         std::regex_search(target, kScheme))
         return;
     if (const std::size_t hash = target.find('#'); hash != std::string::npos) target.resize(hash);
-    targets.push_back(std::move(target));
+    targets.push_back({std::move(target), line});
 }
 
 }  // namespace
 
-std::vector<std::string> find_link_targets(const std::vector<std::string>& lines) {
-    std::vector<std::string> targets;
+std::vector<LinkTarget> find_link_targets(const std::vector<std::string>& lines) {
+    std::vector<LinkTarget> targets;
     bool in_code = false;
-    for (const std::string& line : lines) {
+    for (std::size_t index = 0; index < lines.size(); ++index) {
+        const std::string& line = lines[index];
+        const int number = static_cast<int>(index) + 1;
         if (trim(line).starts_with("```")) {
             in_code = !in_code;
             continue;
@@ -38,9 +40,9 @@ std::vector<std::string> find_link_targets(const std::vector<std::string>& lines
         if (in_code) continue;
         for (auto it = std::sregex_iterator(line.begin(), line.end(), kInline);
              it != std::sregex_iterator(); ++it)
-            add_target((*it)[1].str(), targets);
+            add_target((*it)[1].str(), number, targets);
         if (std::smatch match; std::regex_search(line, match, kReference))
-            add_target(match[1].str(), targets);
+            add_target(match[1].str(), number, targets);
     }
     return targets;
 }

@@ -9,11 +9,17 @@
 
 namespace noyaux::integrity {
 
+/** @brief La cible d'un lien relatif et sa ligne (à partir de 1). */
+struct LinkTarget {
+    std::string path;  ///< sans ancre : « page.md#x » donne « page.md »
+    int line = 1;
+};
+
 /**
- * @brief Les cibles des liens relatifs de @p lines, sans ancre (« page.md#x » → « page.md »),
- *        dans l'ordre du texte. Les adresses (https:, mailto:…), les chemins absolus, les
- *        ancres seules et les blocs de code délimités par « ``` » sont ignorés.
+ * @brief Les cibles des liens relatifs de @p lines, dans l'ordre du texte. Les adresses
+ *        (https:, mailto:…), les chemins absolus, les ancres seules et les blocs de code
+ *        délimités par « ``` » sont ignorés.
  */
-std::vector<std::string> find_link_targets(const std::vector<std::string>& lines);
+std::vector<LinkTarget> find_link_targets(const std::vector<std::string>& lines);
 
 }  // namespace noyaux::integrity

@@ -48,12 +48,12 @@ def on_config(config):
         raise PluginError(f"référence API absente ({tag_file}) : lancez d'abord "
                           "« cmake --build build --target doxygen »")
     _state["build"] = build
+    _state["reading_order"] = _reading_order(build)
     try:
         _state["figures"] = figures.render_all(
             figures.load_constants(build / "figures" / "constantes.json"))
     except figures.FigureError as error:
         raise PluginError(f"figures : {error}") from error
-    _state["reading_order"] = _reading_order(build)
     tools = sorted((ROOT / ".venv" / "lib").glob("python3*/site-packages/nvidia/cu13/bin/cuobjdump"))
     if not tools:
         raise PluginError("cuobjdump absent de .venv : lancez ./ci/setup")
@@ -137,8 +137,10 @@ def _box(example: Example, page, files: Files) -> dict:
     return {
         "directory": example.directory,
         "backends": catalogue.backends_text(example),
+        "backends_short": ", ".join(backend.upper() for backend in example.backends),
         "gpu_only": "cpu" not in example.backends,
         "ctest": f"ctest --test-dir build -R {example.ctest_regex}",
+        "ctest_regex": example.ctest_regex,
         "tests": example.tests,
         "readme": url(example.page),
         "sources": url(example.page) + "#fichiers",

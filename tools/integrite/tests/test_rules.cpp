@@ -253,13 +253,23 @@ TEST_F(Rules, LinksWithAnchorsTitlesOrReferencesCount) {
 
 TEST_F(Rules, LinksThatDoNotReachThePageDoNotCount) {
     write("docs/q/a.md", "---\nexemples: [examples/p/01-a]\n---\n");
+    write("examples/docs/a.md", "Le fichier existe, mais ce n'est pas la page.\n");
     repo_.tree.append("examples/p/01-a/README.md",
-                      "\n[Mauvais niveau](../../docs/q/a.md) · [Adresse](https://x.org/docs/q/a.md)"
+                      "\n[Mauvais niveau](../../docs/a.md) · [Adresse](https://x.org/docs/q/a.md)"
                       "\n\n```markdown\n[Dans du code](../../../docs/q/a.md)\n```\n");
     const Report report = check();
     ASSERT_EQ(report.errors.size(), 1u);
     EXPECT_EQ(report.errors.front().file, "examples/p/01-a/README.md");
     EXPECT_THAT(report.errors.front().message, testing::HasSubstr("« docs/q/a.md »"));
+}
+
+TEST_F(Rules, BrokenRelativeLinkOfAReadmeIsAnErrorOnItsLine) {
+    repo_.tree.append("examples/p/01-a/README.md",
+                      "\nVoir [la page](../../../docs/p/absente.md#x) et [le test](test.cu).\n");
+    EXPECT_THAT(check().errors,
+                ElementsAre(Diagnostic{"examples/p/01-a/README.md", 13,
+                                       "lien cassé : « ../../../docs/p/absente.md » ne mène à rien "
+                                       "(« docs/p/absente.md » n'existe pas)"}));
 }
 
 TEST_F(Rules, MissingReadmeIsNotAlsoReportedAsUnlinked) {
