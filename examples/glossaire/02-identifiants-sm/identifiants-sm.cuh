@@ -1,8 +1,8 @@
 /**
  * @file
  * @brief Registres spéciaux de la PTX lus par assembleur en ligne : %smid (le SM qui exécute
- *        le bloc), %nsmid (borne des numéros de SM), %warpid (l'emplacement du warp dans le SM)
- *        et %laneid (la position du thread dans son warp).
+ *        le bloc), %nsmid (borne des numéros de SM), %warpid (l'emplacement du warp dans le SM),
+ *        %nwarpid (sa borne) et %laneid (la position du thread dans son warp).
  *
  * Réservé au GPU : l'émulateur simt refuse l'assembleur en ligne. La PTX ISA (« Special
  * Registers ») prévient que %smid et %warpid sont volatils (un bloc préempté peut reprendre
@@ -34,6 +34,13 @@ __device__ __forceinline__ unsigned sm_id_limit() {
     return value;
 }
 
+/** @brief %nwarpid : borne supérieure (exclue) des valeurs de %warpid. */
+__device__ __forceinline__ unsigned warp_id_limit() {
+    unsigned value;
+    asm volatile("mov.u32 %0, %%nwarpid;" : "=r"(value));
+    return value;
+}
+
 /** @brief %warpid : emplacement du warp parmi ceux que le SM héberge. */
 __device__ __forceinline__ unsigned warp_id() {
     unsigned value;
@@ -58,11 +65,11 @@ __device__ __forceinline__ unsigned lane_id() {
  *
  * @param warps un relevé par warp, rangé par (bloc, warp du bloc)
  * @param lanes %laneid de chaque thread, rangé par indice global
- * @param sm_limit reçoit %nsmid (écrit par le thread 0 du bloc 0)
+ * @param limits reçoit %nsmid puis %nwarpid (écrits par le thread 0 du bloc 0)
  * @param spin_cycles attente, en cycles d'horloge du SM
  */
 __global__ void record_placement(WarpPlacement* __restrict__ warps, unsigned* __restrict__ lanes,
-                                 unsigned* __restrict__ sm_limit, long long spin_cycles) {
+                                 unsigned* __restrict__ limits, long long spin_cycles) {
     const unsigned global = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned lane = lane_id();
     lanes[global] = lane;
@@ -73,7 +80,10 @@ __global__ void record_placement(WarpPlacement* __restrict__ warps, unsigned* __
         const unsigned warp_in_block = threadIdx.x / 32;
         warps[global / 32] = {blockIdx.x, warp_in_block, sm_id(), warp_id()};
     }
-    if (global == 0) *sm_limit = sm_id_limit();
+    if (global == 0) {
+        limits[0] = sm_id_limit();
+        limits[1] = warp_id_limit();
+    }
 }
 // --8<-- [end:noyau]
 
@@ -83,13 +93,13 @@ __global__ void record_placement(WarpPlacement* __restrict__ warps, unsigned* __
  *         32 entre 32 et 1024 (des warps complets, pour qu'un warp = 32 threads consécutifs)
  */
 inline void launch_record_placement(unsigned blocks, unsigned threads, WarpPlacement* warps,
-                                    unsigned* lanes, unsigned* sm_limit, long long spin_cycles,
+                                    unsigned* lanes, unsigned* limits, long long spin_cycles,
                                     cudaStream_t stream = nullptr) {
     if (blocks == 0) throw std::invalid_argument("la grille doit compter au moins un bloc");
     if (threads < 32 || threads > 1024 || threads % 32 != 0)
         throw std::invalid_argument("threads par bloc : un multiple de 32 entre 32 et 1024 (demandé : " +
                                     std::to_string(threads) + ")");
-    record_placement<<<blocks, threads, 0, stream>>>(warps, lanes, sm_limit, spin_cycles);
+    record_placement<<<blocks, threads, 0, stream>>>(warps, lanes, limits, spin_cycles);
 }
 
 }  // namespace noyaux::glossaire::sm_ids

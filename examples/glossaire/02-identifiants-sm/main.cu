@@ -49,14 +49,16 @@ int run(int argc, char** argv) {
 
     noyaux::DeviceBuffer<ids::WarpPlacement> warps(std::size_t{grid} * warps_per_block);
     noyaux::DeviceBuffer<unsigned> lanes(std::size_t{grid} * block);
-    noyaux::DeviceBuffer<unsigned> limit(1);
-    ids::launch_record_placement(grid, block, warps.data(), lanes.data(), limit.data(), kSpinCycles);
+    noyaux::DeviceBuffer<unsigned> limits(2);
+    ids::launch_record_placement(grid, block, warps.data(), lanes.data(), limits.data(), kSpinCycles);
     NOYAUX_CHECK_LAUNCH();
 
     const std::vector<ids::WarpPlacement> placements = warps.download();
     const std::vector<unsigned> lane_values = lanes.download();
-    const unsigned sm_limit = limit.download()[0];
-    std::printf("GPU : %s (%d SM ; %%nsmid = %u)\n", device.name, device.multiProcessorCount, sm_limit);
+    const std::vector<unsigned> limit_values = limits.download();
+    const unsigned sm_limit = limit_values[0];
+    std::printf("GPU : %s (%d SM ; %%nsmid = %u, %%nwarpid = %u)\n", device.name, device.multiProcessorCount, sm_limit,
+                limit_values[1]);
     std::printf("%u blocs de %u threads (%u warps chacun)\n", grid, block, warps_per_block);
 
     const std::string problem = ids::first_inconsistency(placements, grid, warps_per_block);

@@ -59,16 +59,18 @@ namespace {
 struct Placements {
     std::vector<WarpPlacement> warps;
     std::vector<unsigned> lanes;
-    unsigned sm_limit;
+    unsigned sm_limit;    // %nsmid
+    unsigned warp_limit;  // %nwarpid
 };
 
 Placements record(unsigned blocks, unsigned threads, long long spin_cycles) {
     noyaux::DeviceBuffer<WarpPlacement> warps(std::size_t{blocks} * threads / 32);
     noyaux::DeviceBuffer<unsigned> lanes(std::size_t{blocks} * threads);
-    noyaux::DeviceBuffer<unsigned> limit(1);
-    ids::launch_record_placement(blocks, threads, warps.data(), lanes.data(), limit.data(), spin_cycles);
+    noyaux::DeviceBuffer<unsigned> limits(2);
+    ids::launch_record_placement(blocks, threads, warps.data(), lanes.data(), limits.data(), spin_cycles);
     NOYAUX_CHECK_LAUNCH();
-    return {warps.download(), lanes.download(), limit.download()[0]};
+    const std::vector<unsigned> bounds = limits.download();
+    return {warps.download(), lanes.download(), bounds[0], bounds[1]};
 }
 
 cudaDeviceProp properties() {
@@ -99,11 +101,13 @@ TEST(SmIdsDevice, EachBlockStaysOnOneSmWithinTheLimit) {
     EXPECT_LE(ids::spread(histogram).used, static_cast<unsigned>(p.multiProcessorCount));
 }
 
-TEST(SmIdsDevice, HardwareWarpSlotsAreBelowTheResidentWarpLimit) {
+TEST(SmIdsDevice, HardwareWarpSlotsAreBelowNwarpid) {
+    // PTX ISA : %warpid est dans [0, %nwarpid) ; au moins autant d'emplacements que de warps
+    // résidents possibles.
     const cudaDeviceProp p = properties();
     const Placements run = record(static_cast<unsigned>(p.multiProcessorCount), 256, 100000);
-    const auto slots = static_cast<unsigned>(p.maxThreadsPerMultiProcessor / 32);
-    for (const WarpPlacement& w : run.warps) EXPECT_LT(w.hardware_warp, slots);
+    EXPECT_GE(run.warp_limit, static_cast<unsigned>(p.maxThreadsPerMultiProcessor / 32));
+    for (const WarpPlacement& w : run.warps) EXPECT_LT(w.hardware_warp, run.warp_limit);
 }
 
 TEST(SmIdsDevice, RejectsPartialWarps) {

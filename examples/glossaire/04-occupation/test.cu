@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace {
@@ -105,9 +106,11 @@ TEST(OccupancyApi, MoreDynamicSharedMemoryNeverAddsBlocks) {
 }
 
 TEST(OccupancyApi, LaunchBoundsGuaranteeTheirMinimum) {
-    // __launch_bounds__(256, k) promet k blocs résidents : l'API doit en trouver au moins k.
-    EXPECT_GE(occ::query_occupancy(occ::many_live_values<4>, 256, 0).blocks_per_sm, 4);
-    EXPECT_GE(occ::query_occupancy(occ::many_live_values<8>, 256, 0).blocks_per_sm, 8);
+    // __launch_bounds__(256, k) promet k blocs résidents, dans la limite des threads du SM
+    // (1 536 sur certaines cartes 8.x) : l'API doit en trouver au moins autant.
+    const int by_threads = current_device().maxThreadsPerMultiProcessor / 256;
+    EXPECT_GE(occ::query_occupancy(occ::many_live_values<4>, 256, 0).blocks_per_sm, std::min(4, by_threads));
+    EXPECT_GE(occ::query_occupancy(occ::many_live_values<8>, 256, 0).blocks_per_sm, std::min(8, by_threads));
 }
 
 TEST(OccupancyApi, LaunchBoundsCapRegisters) {
