@@ -26,13 +26,11 @@ namespace simt::detail {
 namespace {
 
 /** @brief Blocs résidents sur tout le périphérique émulé, au moins un par multiprocesseur. */
-unsigned resident_blocks(const void*, const LaunchShape& shape) {
-    const cudaDeviceProp& device = emulated_properties();
+unsigned resident_blocks(const void* kernel, const LaunchShape& shape) {
     const unsigned threads = shape.block.x * shape.block.y * shape.block.z;
-    const unsigned per_multiprocessor =
-        std::min<unsigned>(unsigned(device.maxBlocksPerMultiProcessor),
-                           unsigned(device.maxThreadsPerMultiProcessor) / threads);
-    return std::max(1u, per_multiprocessor) * unsigned(device.multiProcessorCount);
+    const int per_multiprocessor =
+        kernel_occupancy(kernel, threads, shape.dynamic_shared_bytes).blocks_per_multiprocessor;
+    return unsigned(std::max(1, per_multiprocessor)) * unsigned(emulated_properties().multiProcessorCount);
 }
 
 cudaError_t validate(const void* kernel, const LaunchShape& shape, std::string& why) {
