@@ -96,6 +96,10 @@ class RenderEmulationTimes(unittest.TestCase):
         self.assertIn("simt.emulateur.cpu", data["tests"])
         self.assertTrue(any(name.startswith("gemm.") for name in data["tests"]))
 
+    def test_the_page_without_gpu_shows_the_table(self):
+        page = (ROOT / "docs" / "executer-sans-gpu.md").read_text(encoding="utf-8")
+        self.assertRegex(page, mesures.EMULATION_MARKER)
+
 
 # Données de test inventées (aucun GPU ne les a produites) : la forme est celle qu'écrit
 # ci/gpu_results.py pour le benchmark commun de l'échelle GEMM.
