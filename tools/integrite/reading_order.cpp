@@ -38,7 +38,7 @@ std::optional<ReadingOrderProblem> check_reading_order(const std::vector<std::st
         const char* what;
         int line;
     };
-    const int bench = first_mention(readme, begin, end, {"bench.cu", "/banc"});
+    const int bench = first_mention(readme, begin, end, {"bench.cu", "gemm/echelle/"});
     const std::array<Step, 4> steps{{
         {"test.cu", first_mention(readme, begin, end, {"test.cu"})},
         {"le benchmark", bench},
