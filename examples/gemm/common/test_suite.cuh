@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 namespace noyaux::gemm {
@@ -126,12 +127,12 @@ TYPED_TEST_P(GemmLadderTest, MisalignedPointersAreRejectedBeforeLaunch) {
     } else {
         // Décalés d'un flottant : la forme est bonne, mais un float4 lu là serait mal aligné.
         alignas(16) static float storage[8];
-        for (int which = 0; which < 3; ++which) {
+        for (const char matrix : {'A', 'B', 'C'}) {
             GemmArgs args{TypeParam::granularity, 1.0f, storage, storage, 0.0f, storage};
-            if (which == 0) args.a = storage + 1;
-            if (which == 1) args.b = storage + 2;
-            if (which == 2) args.c = storage + 3;
-            EXPECT_THROW(TypeParam::launch(args, nullptr), std::invalid_argument) << "matrice " << which;
+            if (matrix == 'A') args.a = storage + 1;
+            if (matrix == 'B') args.b = storage + 2;
+            if (matrix == 'C') args.c = storage + 3;
+            EXPECT_THROW(TypeParam::launch(args, nullptr), std::invalid_argument) << matrix << " décalée";
         }
         EXPECT_EQ(cudaGetLastError(), cudaSuccess);  // rien n'a été lancé
     }
