@@ -111,7 +111,7 @@ def _gemm_run(kernel: str, size: int, milliseconds: float, gflops: float) -> dic
 
 FAKE_GEMM_RESULT = {
     "date": "2000-01-02T03:04:05+00:00", "gpu": "GPU de test", "pilote": "0.0", "cuda": "0.0",
-    "benchmarks": {"gemm-banc": {"contexte": {}, "medianes": [
+    "benchmarks": {"gemm-echelle": {"contexte": {}, "medianes": [
         _gemm_run("sgemm_naive", 128, 0.01, 400.0),
         _gemm_run("sgemm_coalesced", 128, 0.005, 800.0),
         _gemm_run("cublas", 128, 0.002, 2000.0),
@@ -215,9 +215,9 @@ class CollectBenchmarkResults(unittest.TestCase):
              "time_unit": "ms", "GFLOP/s": 8.0, "taille": 128},
             skipped, skipped]}
         with tempfile.TemporaryDirectory() as folder:
-            Path(folder, "bench-gemm-banc.json").write_text(json.dumps(report), encoding="utf-8")
+            Path(folder, "bench-gemm-echelle.json").write_text(json.dumps(report), encoding="utf-8")
             collected = gpu_results.benchmarks(Path(folder))
-        self.assertEqual(collected, {"gemm-banc": {
+        self.assertEqual(collected, {"gemm-echelle": {
             "contexte": {"gpu": "GPU de test"},
             "medianes": [{"run_name": "BM_Gemm/k/128/manual_time", "real_time": 0.5,
                           "time_unit": "ms", "iterations": 10, "repetitions": 5,

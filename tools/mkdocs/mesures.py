@@ -103,14 +103,14 @@ def render_emulation(markdown: str, results_dir: Path) -> str:
     return EMULATION_MARKER.sub(lambda _: emulation_table(results_dir), markdown)
 
 
-# --- Échelle GEMM : le benchmark commun examples/gemm/banc (clé « gemm-banc ») -------------
+# --- Échelle GEMM : le benchmark commun examples/gemm/echelle (clé « gemm-echelle ») -------------
 #
 #     <!-- noyaux:mesures-gemm sgemm_naive -->   tableau d'un noyau, toutes tailles
 #     <!-- noyaux:echelle-gemm -->               l'échelle à 4096³ et la courbe de chaque noyau
 
 GEMM_MARKER = re.compile(r"<!--\s*noyaux:mesures-gemm\s+(\S+)\s*-->")
 LADDER_MARKER = re.compile(r"<!--\s*noyaux:echelle-gemm\s*-->")
-GEMM_BENCH = "gemm-banc"
+GEMM_BENCH = "gemm-echelle"
 CUBLAS = "cublas"
 LADDER_SIZE = 4096
 # Courbe générée par le crochet MkDocs dans le site (on_files), à côté de la page de synthèse.

@@ -28,23 +28,16 @@ __global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, co
 }
 // --8<-- [end:noyau]
 
-/** @brief L'étape 1 pour le lanceur, les tests et le benchmark communs. */
-struct NaiveKernel {
+// --8<-- [start:lancement]
+/** @brief L'étape 1 pour le lanceur, les tests et le benchmark communs (common/kernel.cuh). */
+struct NaiveKernel : GemmStep<NaiveKernel> {
     static constexpr const char* name = "sgemm_naive";  ///< nom affiché
-    static constexpr Shape granularity{1, 1, 1};  ///< toute forme : les bords sont gardés
-    /** @brief Le noyau, pour vérifier qu\'il a du code pour le GPU présent. */
-    static const void* entry() { return reinterpret_cast<const void*>(sgemm_naive); }
-
-    // --8<-- [start:lancement]
-    /** @brief Blocs de 32×32 threads, autant qu'il en faut pour couvrir C. */
-    static void launch(const GemmArgs& args, cudaStream_t stream) {
-        check_shape<NaiveKernel>(args.shape);
-        const auto [m, n, k] = args.shape;
-        const dim3 block(32, 32);
-        const dim3 grid((m + 31) / 32, (n + 31) / 32);
-        sgemm_naive<<<grid, block, 0, stream>>>(m, n, k, args.alpha, args.a, args.b, args.beta, args.c);
+    static constexpr auto kernel = sgemm_naive;         ///< toute forme : les bords sont gardés
+    /** @brief Blocs de 32×32 threads, autant qu'il en faut pour couvrir C ; x suit les lignes. */
+    static LaunchGeometry geometry(const Shape& shape) {
+        return {dim3((shape.m + 31) / 32, (shape.n + 31) / 32), dim3(32, 32)};
     }
-    // --8<-- [end:lancement]
 };
+// --8<-- [end:lancement]
 
 }  // namespace noyaux::gemm

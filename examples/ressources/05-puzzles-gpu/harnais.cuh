@@ -1,6 +1,6 @@
 /**
  * @file
- * @brief Banc d'essai des puzzles : références CPU, lancement de chaque puzzle avec un jeu
+ * @brief Harnais de vérification des puzzles : références CPU, lancement de chaque puzzle avec un jeu
  *        de noyaux (solutions ou squelettes), comparaison au bit près.
  *
  * Les sorties sont remplies d'une sentinelle et suivies d'une zone de garde : un noyau qui

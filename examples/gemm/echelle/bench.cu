@@ -21,7 +21,7 @@
 
 namespace {
 
-using namespace noyaux::gemm::banc;
+using namespace noyaux::gemm::ladder_bench;
 using noyaux::gemm::GemmKernel;
 
 // Taille par taille (voir workspace_for), chaque étape de l'échelle puis cuBLAS.

@@ -1,6 +1,6 @@
 /**
  * @file
- * @brief Outils du benchmark de l'échelle GEMM, partagés par banc/bench.cu (toute
+ * @brief Outils du benchmark de l'échelle GEMM, partagés par echelle/bench.cu (toute
  *        l'échelle) et par le balayage de l'étape 8 : matrices sur le GPU, contrôle contre
  *        cuBLAS, boucle chronométrée (L2 vidé et C remis hors mesure), inscription.
  *
@@ -38,7 +38,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace noyaux::gemm::banc {
+namespace noyaux::gemm::ladder_bench {
 
 using noyaux::DeviceBuffer;
 using noyaux::gemm::GemmArgs;
@@ -335,4 +335,4 @@ void register_gemm(const char* kernel, int n, Function function) {
         ->Unit(benchmark::kMillisecond);
 }
 
-}  // namespace noyaux::gemm::banc
+}  // namespace noyaux::gemm::ladder_bench

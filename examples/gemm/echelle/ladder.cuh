@@ -1,6 +1,6 @@
 /**
  * @file
- * @brief Les étapes de l'échelle GEMM que mesure le benchmark commun (examples/gemm/banc),
+ * @brief Les étapes de l'échelle GEMM que mesure le benchmark commun (examples/gemm/echelle),
  *        dans l'ordre de l'échelle.
  *
  * Ajouter une étape : inclure son en-tête « gemm/NN-slug/slug.cuh » ci-dessous et ajouter
