@@ -35,6 +35,7 @@ class Kernel:
     instructions: list[tuple[str, str]] = field(default_factory=list)  # (adresse, texte)
     registers: int | None = None
     stack: int | None = None
+    shared: int | None = None  # mémoire partagée statique, en octets
     local: int | None = None
 
 
@@ -74,7 +75,7 @@ def read_kernels(tools: Path, binary: Path, arch: str) -> dict[str, Kernel]:
         if line.strip().startswith("Function "):
             current = kernels.get(line.strip()[len("Function "):].rstrip(":"))
         elif current is not None and (match := RESOURCES.search(line)):
-            current.registers, current.stack, _, current.local = map(int, match.groups())
+            current.registers, current.stack, current.shared, current.local = map(int, match.groups())
     for kernel, name in zip(kernels.values(), demangle(list(kernels))):
         kernel.name = name
     return kernels

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "sass"))
 
-from verifier_sass import Kernel, opcode, read_kernels  # noqa: E402
+from verifier_sass import Kernel, opcode, read_kernels, run  # noqa: E402
 
 MARKER = re.compile(r"<!--\s*noyaux:sass\s+(\S+)\s+(\S+)\s+(sm_\w+)\s*-->")
 BRANCH_TARGET = re.compile(r"\bBRA\b.*?(0x[0-9a-f]+)")
@@ -72,17 +72,21 @@ def describe(kernel: Kernel, arch: str) -> str:
     return "\n\n".join(lines)
 
 
+def find_kernel(tools: Path, binary: Path, name: str, arch: str) -> Kernel:
+    """Le noyau @p name du programme construit @p binary, lu par cuobjdump pour @p arch."""
+    if not binary.is_file():
+        raise SassError(f"programme absent : {binary} ; construisez d'abord les exemples "
+                        "(cmake --build build)")
+    kernels = [k for k in read_kernels(tools, binary, arch).values()
+               if re.search(rf"\b{re.escape(name)}\b", k.name)]
+    if not kernels:
+        raise SassError(f"aucun noyau « {name} » pour {arch} dans {binary}")
+    return kernels[0]
+
+
 def render(markdown: str, binary_for, tools: Path) -> str:
     """Remplace chaque marqueur ; @p binary_for(dossier) donne le programme construit."""
     def replace(match: re.Match) -> str:
         directory, name, arch = match.groups()
-        binary = binary_for(directory)
-        if not binary.is_file():
-            raise SassError(f"programme absent : {binary} ; construisez d'abord les exemples "
-                            "(cmake --build build)")
-        kernels = [k for k in read_kernels(tools, binary, arch).values()
-                   if re.search(rf"\b{re.escape(name)}\b", k.name)]
-        if not kernels:
-            raise SassError(f"aucun noyau « {name} » pour {arch} dans {binary}")
-        return describe(kernels[0], arch)
+        return describe(find_kernel(tools, binary_for(directory), name, arch), arch)
     return MARKER.sub(replace, markdown)
