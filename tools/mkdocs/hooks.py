@@ -23,6 +23,7 @@ import couverture  # noqa: E402
 import doxygen  # noqa: E402
 import figures  # noqa: E402
 import mesures  # noqa: E402
+import occupation  # noqa: E402
 import sass  # noqa: E402
 import typographie  # noqa: E402
 from noyaux_outils.manifeste import Example, ManifestError, read_manifest  # noqa: E402
@@ -168,8 +169,9 @@ def on_page_markdown(markdown, page, config, files):
         plot_url = posixpath.relpath(mesures.LADDER_PLOT, posixpath.dirname(page.file.src_uri) or ".")
     markdown = mesures.render_sweep(mesures.render_gemm(markdown, RESULTS, plot_url), RESULTS)
     try:
-        return sass.render(markdown, _built_program, _state["cuda_tools"])
-    except sass.SassError as error:
+        markdown = sass.render(markdown, _built_program, _state["cuda_tools"])
+        return occupation.render(markdown, _built_program, _state["cuda_tools"])
+    except (sass.SassError, occupation.OccupationError) as error:
         raise PluginError(f"{page.file.src_uri} : {error}") from error
 
 

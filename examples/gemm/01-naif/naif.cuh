@@ -16,8 +16,8 @@ namespace noyaux::gemm {
  * différentes de A, à K flottants d'écart, et écrivent 32 lignes différentes de C. Chaque
  * accès d'un warp touche donc 32 segments de mémoire au lieu d'un (pas de coalescence).
  */
-__global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b,
-                            float beta, float* c) {
+__global__ void __launch_bounds__(32 * 32)  // les blocs 32×32 du lanceur
+    sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b, float beta, float* c) {
     const int row = blockIdx.x * blockDim.x + threadIdx.x;
     const int col = blockIdx.y * blockDim.y + threadIdx.y;
     if (row < m && col < n) {  // les blocs du bord débordent de C

@@ -18,8 +18,9 @@ namespace noyaux::gemm {
  * est la même adresse pour tous (diffusée). Le calcul est identique à l'étape 1 ; seule la
  * correspondance entre threads et éléments a changé.
  */
-__global__ void sgemm_coalesced(int m, int n, int k, float alpha, const float* a, const float* b,
-                                float beta, float* c) {
+__global__ void __launch_bounds__(32 * 32)  // les blocs 32×32 du lanceur
+    sgemm_coalesced(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
+                    float* c) {
     const int row = blockIdx.y * blockDim.y + threadIdx.y;
     const int col = blockIdx.x * blockDim.x + threadIdx.x;
     if (row < m && col < n) {

@@ -20,8 +20,9 @@ namespace noyaux::gemm {
  * par des zéros, qui n'ajoutent rien aux sommes : toute forme est acceptée.
  */
 template <int TILE>
-__global__ void sgemm_shared_memory(int m, int n, int k, float alpha, const float* a, const float* b,
-                                    float beta, float* c) {
+__global__ void __launch_bounds__(TILE * TILE)
+    sgemm_shared_memory(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
+                        float* c) {
     __shared__ float a_tile[TILE][TILE];
     __shared__ float b_tile[TILE][TILE];
 

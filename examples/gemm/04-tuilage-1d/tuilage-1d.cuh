@@ -27,8 +27,9 @@ using Blocktiling1dConfig = BlockTiling<64, 64, 8, 8, 1>;
  * BM×BK de A et une tuile BK×BN de B contiennent chacune un élément par thread.
  */
 template <int BM, int BN, int BK, int TM>
-__global__ void sgemm_1d_blocktiling([[maybe_unused]] int m, int n, int k, float alpha, const float* a,
-                                     const float* b, float beta, float* c) {
+__global__ void __launch_bounds__(BM * BN / TM)
+    sgemm_1d_blocktiling([[maybe_unused]] int m, int n, int k, float alpha, const float* a,
+                         const float* b, float beta, float* c) {
     static_assert(BM * BK == BM * BN / TM && BK * BN == BM * BN / TM,
                   "un élément de A et un élément de B par thread et par tuile");
     __shared__ float a_tile[BM * BK];  // en ligne : a_tile[ligne * BK + kk]
