@@ -6,10 +6,11 @@ nom d'hôte. Vérifie :
   a. l'accueil en français (langue, titre, champ de recherche, onglets) ;
   b. la recherche, qui doit trouver une page à partir d'une autre flexion d'un mot
      (« affaires » alors que la page dit « affaire ») ;
-  c. l'encadré « Exemple compilable » et ses trois liens ;
+  c. l'encadré « Exemple compilable » et ses trois liens ; sur une page qui nomme plusieurs
+     exemples (la synthèse GEMM), un seul tableau, une ligne et trois liens par exemple ;
   d. qu'aucune requête ne quitte 127.0.0.1 (pages, workers, navigateur lui-même) et que
      la console reste sans erreur ;
-  e. les captures d'écran (accueil.png, recherche.png, exemple.png).
+  e. les captures d'écran (accueil.png, recherche.png, exemple.png, exemples.png).
 
 Codes de sortie : 0 tout passe, 1 au moins une vérification échoue, 2 environnement
 incomplet (site non construit, Selenium, Chromium ou chromedriver absent).
@@ -35,13 +36,15 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 try:
+    import yaml
     from selenium import webdriver
     from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError as error:
-    print(f"test_navigateur : Selenium introuvable ({error}) : lancez ./ci/setup", file=sys.stderr)
+    print(f"test_navigateur : Selenium ou PyYAML introuvable ({error}) : lancez ./ci/setup",
+          file=sys.stderr)
     sys.exit(2)
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -65,7 +68,10 @@ EXAMPLE_DIR = "examples/ressources/01-boucle-grid-stride"
 # site : seule une recherche qui rapproche les flexions peut trouver la page.
 SEARCHES = {"affaires": "affaire", "absurdes": "absurde"}
 INTERNAL_SCHEMES = {"data", "blob", "about", "chrome"}
-CAPTURES = ["accueil.png", "recherche.png", "exemple.png"]
+CAPTURES = ["accueil.png", "recherche.png", "exemple.png", "exemples.png"]
+# Page qui nomme plusieurs exemples, et sa source (le nombre attendu de lignes du tableau).
+SEVERAL_EXAMPLES = "gemm/synthese.html"
+SEVERAL_EXAMPLES_SOURCE = Path(__file__).resolve().parents[2] / "docs" / "gemm" / "synthese.md"
 WAIT_S = 10
 MIN_PNG_BYTES = 10_000
 
@@ -262,6 +268,37 @@ def check_example_box(s: Session) -> tuple[list[str], str]:
     return problems, f"dossier {EXAMPLE_DIR}, liens {', '.join(links)} en HTTP 200"
 
 
+def named_examples(page: Path) -> list[str]:
+    """Les exemples que l'en-tête YAML de la page source nomme."""
+    header = page.read_text(encoding="utf-8").split("---", 2)[1]
+    return list(yaml.safe_load(header).get("exemples") or [])
+
+
+def check_examples_table(s: Session) -> tuple[list[str], str]:
+    expected = named_examples(SEVERAL_EXAMPLES_SOURCE)
+    s.visit(SEVERAL_EXAMPLES)
+    asides = s.driver.find_elements(By.CSS_SELECTOR, "aside.noyaux-exemple")
+    if len(asides) != 1:
+        return [f"{SEVERAL_EXAMPLES} : {len(asides)} encadrés au lieu d'un seul tableau"], ""
+    s.driver.execute_script("arguments[0].scrollIntoView();", asides[0])
+    s.capture("exemples.png")
+    rows = asides[0].find_elements(By.CSS_SELECTOR, "table tbody tr")
+    problems = []
+    if len(rows) != len(expected):
+        problems.append(f"{SEVERAL_EXAMPLES} : {len(rows)} lignes pour {len(expected)} exemples")
+    for row, directory in zip(rows, expected):
+        if directory not in row.text:
+            problems.append(f"ligne sans le dossier {directory} : « {' '.join(row.text.split())} »")
+        links = [a.get_attribute("href") for a in row.find_elements(By.TAG_NAME, "a")]
+        if len(links) != 3:
+            problems.append(f"{directory} : {len(links)} liens au lieu de 3 (sources, README, API)")
+        for url in links:
+            status, _ = fetch(url)
+            if status != 200:
+                problems.append(f"{directory} : lien {url} : HTTP {status}")
+    return problems, f"{SEVERAL_EXAMPLES} : un tableau, {len(rows)} exemples, liens en HTTP 200"
+
+
 def math_page(site: Path) -> str | None:
     """Première page (hors référence API) qui contient une formule, s'il y en a une."""
     for path in sorted(site.rglob("*.html")):
@@ -295,6 +332,7 @@ BROWSER_CHECKS = [
     ("a. accueil en français", check_home),
     ("b. recherche par flexion", check_search),
     ("c. encadré « Exemple compilable »", check_example_box),
+    ("c. tableau des exemples d'une page qui en nomme plusieurs", check_examples_table),
     ("d. requêtes des pages et console", check_page_requests),
 ]
 

@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tools" / "mkdocs"))
+sys.path[:0] = [str(ROOT / "tools" / "mkdocs"), str(ROOT / "tools" / "python")]
 
 from couverture import read_coverage, read_entries  # noqa: E402
-from manifeste import ManifestError, read_manifest  # noqa: E402
+from noyaux_outils.manifeste import ManifestError, read_manifest  # noqa: E402
 
 
 def problems(entries_file: Path, coverage_file: Path, site: Path, manifest: Path) -> list[str]:

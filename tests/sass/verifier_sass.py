@@ -17,72 +17,17 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
-INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
-FUNCTION = re.compile(r"^\s*Function : (\S+)")
-RESOURCES = re.compile(r"REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)")
+# Point d'entrée : la racine d'importation des modules Python de tools/ (le lecteur de code
+# machine y est partagé avec le site).
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "python"))
+
+from noyaux_outils.code_machine import (  # noqa: E402
+    CodeMachineError, Kernel, kernels_named, matches, opcode)
+
 EXCERPT_LINES = 40
-
-
-@dataclass
-class Kernel:
-    mangled: str
-    name: str = ""
-    instructions: list[tuple[str, str]] = field(default_factory=list)  # (adresse, texte)
-    registers: int | None = None
-    stack: int | None = None
-    local: int | None = None
-
-
-def run(command: list[str]) -> str:
-    try:
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
-    except FileNotFoundError:
-        sys.exit(f"verifier_sass : outil introuvable : {command[0]} (lancez ./ci/setup)")
-    if result.returncode != 0:
-        sys.exit(f"verifier_sass : échec de « {' '.join(command)} » :\n{result.stderr}")
-    return result.stdout
-
-
-def demangle(names: list[str]) -> list[str]:
-    output = run(["c++filt", *names]) if names else ""
-    return output.splitlines()
-
-
-def opcode(text: str) -> str:
-    """Code opération d'une instruction, sans son prédicat (@P0, @!PT…)."""
-    words = text.split()
-    if words and words[0].startswith("@"):
-        words = words[1:]
-    return words[0] if words else ""
-
-
-def read_kernels(tools: Path, binary: Path, arch: str) -> dict[str, Kernel]:
-    kernels: dict[str, Kernel] = {}
-    current: Kernel | None = None
-    for line in run([str(tools / "cuobjdump"), "-sass", "-arch", arch, str(binary)]).splitlines():
-        if match := FUNCTION.match(line):
-            current = kernels.setdefault(match.group(1), Kernel(match.group(1)))
-        elif current is not None and (match := INSTRUCTION.match(line)):
-            current.instructions.append((match.group(1), match.group(2)))
-    current = None
-    for line in run([str(tools / "cuobjdump"), "-res-usage", "-arch", arch, str(binary)]).splitlines():
-        if line.strip().startswith("Function "):
-            current = kernels.get(line.strip()[len("Function "):].rstrip(":"))
-        elif current is not None and (match := RESOURCES.search(line)):
-            current.registers, current.stack, _, current.local = map(int, match.groups())
-    for kernel, name in zip(kernels.values(), demangle(list(kernels))):
-        kernel.name = name
-    return kernels
-
-
-def matches(instruction: str, pattern: str) -> bool:
-    code = opcode(instruction)
-    return code == pattern or code.startswith(pattern + ".")
 
 
 def excerpt(kernel: Kernel, highlight: str | None = None) -> str:
@@ -170,8 +115,11 @@ def main() -> int:
 
     failures = 0
     for arch in archs:
-        kernels = [k for k in read_kernels(args.outils, args.binaire, arch).values()
-                   if re.search(rf"\b{re.escape(args.noyau)}\b", k.name)]
+        try:
+            kernels = kernels_named(args.outils, args.binaire, arch, args.noyau)
+        except CodeMachineError as error:
+            print(f"verifier_sass : {error}", file=sys.stderr)
+            return 2
         if not kernels:
             print(f"ÉCHEC {arch} : aucun noyau « {args.noyau} » dans {args.binaire.name}")
             failures += 1

@@ -3,13 +3,15 @@ import sys
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "mkdocs"))
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+sys.path[:0] = [str(TOOLS / "mkdocs"), str(TOOLS / "python")]
 
 import sass  # noqa: E402
+from noyaux_outils.code_machine import Kernel  # noqa: E402
 
 
 def kernel(lines):
-    k = sass.Kernel("_Z1kv", "k()", [(f"{4 * i * 16:04x}", text) for i, text in enumerate(lines)])
+    k = Kernel("_Z1kv", "k()", [(f"{4 * i * 16:04x}", text) for i, text in enumerate(lines)])
     k.registers, k.local = 40, 0
     return k
 

@@ -1,10 +1,10 @@
 /**
  * @file front_matter.hpp
- * @brief L'en-tête YAML d'une page (entre deux lignes « --- »), réduit aux deux clés que
- *        la vérification lit : « exemples » (liste de dossiers) et « sans_exemple » (raison).
+ * @brief Les deux clés de l'en-tête YAML d'une page que la vérification lit : « exemples »
+ *        (liste de dossiers) et « sans_exemple » (raison), chacune avec sa ligne.
  *
- * Ce n'est pas un analyseur YAML : il comprend le sous-ensemble écrit dans nos pages et
- * signale le reste comme une erreur située, sans jamais s'interrompre.
+ * L'en-tête est lu par yaml-cpp (yaml_header.hpp) ; une forme fausse est une erreur située,
+ * jamais un arrêt.
  */
 #pragma once
 

@@ -10,7 +10,9 @@
 #include <set>
 #include <string>
 
+#include "anatomy.hpp"
 #include "front_matter.hpp"
+#include "links.hpp"
 #include "snippets.hpp"
 #include "text.hpp"
 
@@ -85,7 +87,7 @@ private:
             error(page, front.no_example->line,
                   "« exemples » et « sans_exemple » s'excluent : gardez l'un ou l'autre");
         } else if (front.no_example) {
-            if (front.no_example->value.empty())
+            if (front.no_example->value.empty() && front.errors.empty())
                 error(page, front.no_example->line,
                       "« sans_exemple » est vide : donnez la raison en une phrase");
         } else if (front.examples_line) {
@@ -102,7 +104,7 @@ private:
 
     // Règle 2 : l'exemple nommé est déclaré à CMake et testé.
     void check_named_example(const std::string& page, const Located& example) {
-        named_.insert(example.value);
+        naming_pages_[example.value].insert(page);
         const auto found = by_folder_.find(example.value);
         if (found == by_folder_.end()) {
             std::error_code missing;
@@ -124,7 +126,7 @@ private:
 
     // Règle 3 : aucun exemple orphelin.
     void check_named(const ManifestEntry& entry) {
-        if (named_.contains(entry.folder)) return;
+        if (naming_pages_.contains(entry.folder)) return;
         error(entry.folder + "/README.md", 1,
               "aucune page ne nomme cet exemple : ajoutez " + guillemets(entry.folder) +
                   " à la liste « exemples » de l'en-tête de sa page");
@@ -164,19 +166,23 @@ private:
                   "dossier de l'exemple introuvable (le manifeste est-il à jour ?)");
             return;
         }
+        // Règle 5 : les fichiers requis par l'anatomie ; bench.cu est vérifié plus bas, avec
+        // la raison de son absence.
+        const std::vector<ExampleFile> files = example_files(entry);
         bool complete = true;
-        for (const std::string& file : {std::string("README.md"), entry.name + ".cuh",
-                                       std::string("main.cu"), std::string("test.cu")})
-            if (!fs::is_regular_file(folder / file, missing)) {
-                error(entry.folder + "/" + file, 1, "fichier requis absent de l'exemple");
+        for (const ExampleFile& file : files)
+            if (file.required && file.name != "bench.cu" &&
+                !fs::is_regular_file(folder / file.name, missing)) {
+                error(entry.folder + "/" + file.name, 1, "fichier requis absent de l'exemple");
                 complete = false;
             }
         // Règle 7 : le README propose la méthode de lecture d'un dépôt de noyaux (vérifiée
         // sur un exemple complet : un fichier manquant est déjà signalé).
-        if (const auto readme = complete ? read_lines(folder / "README.md") : std::nullopt)
-            if (const auto problem = check_reading_order(*readme, entry.name + ".cuh",
-                                                         entry.benchmark == "bench.cu"))
+        const auto readme = read_lines(folder / "README.md");
+        if (complete && readme)
+            if (const auto problem = check_reading_order(*readme, files))
                 error(entry.folder + "/README.md", problem->line, problem->message);
+        if (readme) check_links_to_pages(entry, *readme);
         if (entry.benchmark == "bench.cu") {
             if (!fs::is_regular_file(folder / "bench.cu", missing))
                 error(entry.folder + "/bench.cu", 1,
@@ -191,10 +197,29 @@ private:
         }
     }
 
+    // Règle 8 : le README renvoie vers chaque page qui nomme l'exemple. Un lien compte s'il
+    // mène, depuis le dossier de l'exemple, au fichier de la page (ancre permise).
+    void check_links_to_pages(const ManifestEntry& entry, const std::vector<std::string>& readme) {
+        const auto naming = naming_pages_.find(entry.folder);
+        if (naming == naming_pages_.end()) return;  // règle 3
+        std::set<std::string> linked;
+        for (const std::string& target : find_link_targets(readme))
+            linked.insert((fs::path(entry.folder) / target).lexically_normal().generic_string());
+        for (const std::string& page : naming->second) {
+            if (linked.contains(page)) continue;
+            const std::string link =
+                fs::path(page).lexically_relative(entry.folder).generic_string();
+            error(entry.folder + "/README.md", 1,
+                  "le README ne renvoie pas vers " + guillemets(page) +
+                      ", qui nomme cet exemple : ajoutez une ligne « Page du site : [titre](" +
+                      link + ") »");
+        }
+    }
+
     const fs::path root_;
     const std::vector<ManifestEntry>& manifest_;
     std::map<std::string, const ManifestEntry*, std::less<>> by_folder_;
-    std::set<std::string, std::less<>> named_;
+    std::map<std::string, std::set<std::string>, std::less<>> naming_pages_;  // exemple → pages
     std::map<std::string, std::optional<std::vector<std::string>>, std::less<>> sources_;
     std::map<std::string, SectionMarkers, std::less<>> sections_;
     Report report_;

@@ -8,11 +8,12 @@
  *  3. Chaque exemple du manifeste est nommé par au moins une page.
  *  4. Chaque inclusion d'extrait désigne un fichier existant et, avec « :section », une
  *     section bien formée (début et fin, une fois chacun, dans cet ordre).
- *  5. Chaque dossier d'exemple a README.md, <nom>.cuh, main.cu, test.cu, et bench.cu ou la
- *     raison de son absence.
+ *  5. Chaque dossier d'exemple a les fichiers que son anatomie requiert (anatomy.hpp) :
+ *     README.md, <nom>.cuh, main.cu, test.cu, et bench.cu ou la raison de son absence.
  *  6. Un en-tête YAML mal formé est une erreur située, jamais un arrêt.
- *  7. Le README de chaque exemple a une section « Ordre de lecture » qui cite, dans l'ordre,
- *     test.cu, le benchmark, <nom>.cuh et main.cu (voir reading_order.hpp).
+ *  7. Le README de chaque exemple a une section « Ordre de lecture » qui cite, dans l'ordre
+ *     de l'anatomie, test.cu, le benchmark, <nom>.cuh et main.cu (voir reading_order.hpp).
+ *  8. Le README de chaque exemple renvoie (lien relatif) vers chaque page qui le nomme.
  */
 #pragma once
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "anatomy.hpp"
 #include "integrity.hpp"
 #include "manifest.hpp"
 #include "text.hpp"
@@ -19,16 +20,20 @@ namespace {
 
 constexpr std::string_view kProgram = "noyaux-integrite";
 constexpr std::string_view kUsage =
-    "usage : noyaux-integrite --racine DOSSIER --manifeste FICHIER.tsv\n"
+    "usage : noyaux-integrite --racine DOSSIER --manifeste FICHIER.tsv [--ordre-de-lecture]\n"
     "\n"
     "Vérifie que les pages de DOSSIER/docs, les exemples du manifeste (écrit par CMake dans\n"
     "build/noyaux-exemples.tsv) et les extraits de code inclus par les pages se tiennent.\n"
+    "Avec --ordre-de-lecture, ne vérifie rien : écrit pour chaque exemple une ligne « dossier »\n"
+    "suivie de ses fichiers présents, dans l'ordre de lecture, séparés par des tabulations\n"
+    "(le site présente les fichiers d'un exemple dans cet ordre).\n"
     "Codes de sortie : 0 aucune erreur, 1 erreurs trouvées, 2 arguments ou entrées invalides.\n";
 
 struct Options {
     std::optional<std::string> root;
     std::optional<std::string> manifest;
     bool help = false;
+    bool reading_order = false;
 };
 
 // Une erreur d'usage : message déjà rédigé, le programme sort avec le code 2.
@@ -44,6 +49,10 @@ Options parse_options(const std::vector<std::string_view>& arguments) {
             options.help = true;
             continue;
         }
+        if (argument == "--ordre-de-lecture") {
+            options.reading_order = true;
+            continue;
+        }
         // « --option valeur » ou « --option=valeur ».
         const std::size_t equal = argument.find('=');
         const std::string_view name = argument.substr(0, equal);
@@ -52,7 +61,7 @@ Options parse_options(const std::vector<std::string_view>& arguments) {
                                                                      : nullptr;
         if (target == nullptr)
             throw UsageError{"option inconnue " + guillemets(argument) +
-                             " ; options : --racine, --manifeste, --aide"};
+                             " ; options : --racine, --manifeste, --ordre-de-lecture, --aide"};
         if (equal != std::string_view::npos)
             *target = std::string(argument.substr(equal + 1));
         else if (i + 1 < arguments.size())
@@ -107,6 +116,14 @@ int run(const std::vector<std::string_view>& arguments, std::ostream& out, std::
             manifest = read_manifest(*options.manifest);
         } catch (const ManifestError& error) {
             throw UsageError{"manifeste " + guillemets(*options.manifest) + " : " + error.what()};
+        }
+        if (options.reading_order) {
+            for (const ManifestEntry& entry : manifest) {
+                out << entry.folder;
+                for (const std::string& file : present_files(*options.root, entry)) out << '\t' << file;
+                out << '\n';
+            }
+            return kAllGood;
         }
         const Report report = check_repository(*options.root, manifest);
         print_report(report, out);

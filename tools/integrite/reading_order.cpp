@@ -4,8 +4,6 @@
  */
 #include "reading_order.hpp"
 
-#include <array>
-
 namespace noyaux::integrity {
 namespace {
 
@@ -13,7 +11,7 @@ constexpr const char* kHeading = "## Ordre de lecture";
 
 /** @brief Première ligne de [begin, end) qui contient l'un des @p needles, ou -1. */
 int first_mention(const std::vector<std::string>& lines, std::size_t begin, std::size_t end,
-                  std::initializer_list<std::string> needles) {
+                  const std::vector<std::string>& needles) {
     for (std::size_t i = begin; i < end; ++i)
         for (const std::string& needle : needles)
             if (lines[i].find(needle) != std::string::npos) return static_cast<int>(i);
@@ -23,8 +21,7 @@ int first_mention(const std::vector<std::string>& lines, std::size_t begin, std:
 }  // namespace
 
 std::optional<ReadingOrderProblem> check_reading_order(const std::vector<std::string>& readme,
-                                                       const std::string& kernel_header,
-                                                       bool has_benchmark) {
+                                                       const std::vector<ExampleFile>& files) {
     std::size_t begin = readme.size();
     for (std::size_t i = 0; i < readme.size(); ++i)
         if (readme[i].rfind(kHeading, 0) == 0) begin = i + 1;
@@ -34,33 +31,23 @@ std::optional<ReadingOrderProblem> check_reading_order(const std::vector<std::st
     std::size_t end = begin;
     while (end < readme.size() && readme[end].rfind("## ", 0) != 0) ++end;
 
-    struct Step {
-        const char* what;
-        int line;
-    };
-    const int bench = first_mention(readme, begin, end, {"bench.cu", "/banc"});
-    const std::array<Step, 4> steps{{
-        {"test.cu", first_mention(readme, begin, end, {"test.cu"})},
-        {"le benchmark", bench},
-        {kernel_header.c_str(), first_mention(readme, begin, end, {kernel_header})},
-        {"main.cu", first_mention(readme, begin, end, {"main.cu"})},
-    }};
     int previous = -1;
-    const char* previous_what = "le début de la section";
-    for (const Step& step : steps) {
-        if (step.line < 0) {
-            if (&step == &steps[1] && !has_benchmark) continue;  // pas de benchmark propre
+    std::string previous_what = "le début de la section";
+    for (const ExampleFile& file : files) {
+        if (!file.cited) continue;
+        const int line = first_mention(readme, begin, end, file.mentions);
+        if (line < 0) {
+            if (!file.required) continue;  // ex. pas de benchmark propre ni commun
             return ReadingOrderProblem{static_cast<int>(begin),
-                                       std::string("ordre de lecture : ") + step.what +
-                                           " n'est pas cité"};
+                                       "ordre de lecture : " + file.what + " n'est pas cité"};
         }
-        if (step.line < previous)
-            return ReadingOrderProblem{step.line + 1, std::string("ordre de lecture : ") + step.what +
-                                                          " est cité avant " + previous_what +
-                                                          " ; l'ordre est README, tests, "
-                                                          "benchmark, noyau, programme"};
-        previous = step.line;
-        previous_what = step.what;
+        if (line < previous)
+            return ReadingOrderProblem{line + 1, "ordre de lecture : " + file.what +
+                                                     " est cité avant " + previous_what +
+                                                     " ; l'ordre est README, tests, "
+                                                     "benchmark, noyau, programme"};
+        previous = line;
+        previous_what = file.what;
     }
     return std::nullopt;
 }

@@ -1,13 +1,16 @@
 /**
  * @file
  * @brief Règle 7 : le README d'un exemple propose la méthode de lecture d'un dépôt de
- *        noyaux, dans l'ordre : README, tests, benchmark, noyau, programme.
+ *        noyaux, dans l'ordre de son anatomie (anatomy.hpp) : README, tests, benchmark,
+ *        noyau, programme.
  */
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "anatomy.hpp"
 
 namespace noyaux::integrity {
 
@@ -19,12 +22,10 @@ struct ReadingOrderProblem {
 
 /**
  * @brief Vérifie la section « ## Ordre de lecture » de @p readme : elle existe, et y sont
- *        cités dans cet ordre test.cu, le benchmark (bench.cu, ou son dossier commun s'il
- *        est cité), @p kernel_header (<nom>.cuh) puis main.cu.
- * @param has_benchmark l'exemple a un bench.cu, qui doit alors être cité
+ *        cités, dans l'ordre de @p files, les fichiers que l'anatomie fait citer ; un fichier
+ *        non requis (benchmark commun, pas de bench.cu) peut ne pas l'être.
  */
 std::optional<ReadingOrderProblem> check_reading_order(const std::vector<std::string>& readme,
-                                                       const std::string& kernel_header,
-                                                       bool has_benchmark);
+                                                       const std::vector<ExampleFile>& files);
 
 }  // namespace noyaux::integrity

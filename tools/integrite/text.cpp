@@ -32,13 +32,6 @@ std::string_view trim(std::string_view text) {
     return text.substr(first, last - first + 1);
 }
 
-std::string unquote(std::string_view text) {
-    if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') &&
-        text.back() == text.front())
-        return std::string(text.substr(1, text.size() - 2));
-    return std::string(text);
-}
-
 std::vector<std::string> split(std::string_view text, char separator) {
     std::vector<std::string> pieces;
     for (std::size_t start = 0;;) {

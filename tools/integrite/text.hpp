@@ -24,9 +24,6 @@ std::optional<std::vector<std::string>> read_lines(const std::filesystem::path& 
 /** @brief @p text sans les espaces et tabulations de début et de fin. */
 std::string_view trim(std::string_view text);
 
-/** @brief Retire une paire de guillemets YAML englobante ('…' ou "…"), s'il y en a une. */
-std::string unquote(std::string_view text);
-
 /** @brief Découpe @p text à chaque @p separator (les morceaux vides sont gardés). */
 std::vector<std::string> split(std::string_view text, char separator);
 

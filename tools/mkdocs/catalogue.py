@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from manifeste import Example
+from noyaux_outils.manifeste import Example
 
-SOURCE_ORDER = ["README.md", "test.cu", "bench.cu", "{name}.cuh", "main.cu", "CMakeLists.txt"]
 LANGUAGES = {".cu": "cuda", ".cuh": "cuda", ".txt": "cmake", ".md": "markdown"}
 BACKEND_NAMES = {"gpu": "GPU", "cpu": "CPU (émulateur)"}
 PART_NAMES = {"ressources": "Ressources", "gemm": "GEMM", "megakernels": "Megakernels"}
+# Un README (examples/<partie>/<exemple>/README.md) renvoie aux pages par « ../../../docs/… » ;
+# rendu en exemples/<partie>/<exemple>.md, le même lien s'écrit « ../../… ». La construction
+# stricte vérifie ensuite que la page visée existe.
+README_DOCS_LINK = re.compile(r"\]\(\.\./\.\./\.\./docs/")
 
 
 def readme_title_and_summary(readme: Path) -> tuple[str, str]:
@@ -26,17 +29,17 @@ def backends_text(example: Example) -> str:
     return ", ".join(BACKEND_NAMES.get(b, b) for b in example.backends)
 
 
-def example_files(example: Example, root: Path) -> list[str]:
-    names = [n.format(name=example.name) for n in SOURCE_ORDER]
-    return [n for n in names if n != "README.md" and (root / example.directory / n).is_file()]
-
-
-def example_page(example: Example, root: Path) -> str:
+def example_page(example: Example, root: Path, files: list[str]) -> str:
+    """Le README de l'exemple, puis @p files : ses fichiers dans l'ordre de lecture, tel que
+    noyaux-integrite le donne (l'anatomie d'un exemple n'est écrite qu'à un endroit)."""
     readme = (root / example.directory / "README.md").read_text(encoding="utf-8")
+    readme = README_DOCS_LINK.sub("](../../", readme)
     parts = [f"---\nexemples:\n  - {example.directory}\n---\n", readme.rstrip(), "",
              "## Fichiers de l'exemple {#fichiers}", "",
              f"Dans l'ordre de lecture ; tous dans `{example.directory}/`.", ""]
-    for name in example_files(example, root):
+    for name in files:
+        if name == "README.md":
+            continue
         language = LANGUAGES.get(Path(name).suffix, "text")
         parts += [f"### `{name}`", "", f'```{language} title="{name}"',
                   f'--8<-- "{example.directory}/{name}"', "```", ""]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from manifeste import Example
+from noyaux_outils.manifeste import Example
 
 STATUS = {
     ("cpu", "gpu"): "s'exécute sur GPU et sur l'émulateur (CPU)",

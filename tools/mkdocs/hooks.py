@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import subprocess
 import sys
 from pathlib import Path
 
@@ -11,7 +12,10 @@ import material
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+# MkDocs charge ce fichier par son chemin : ses voisins et les modules partagés de
+# tools/python (lecteur de code machine) ne sont importables qu'une fois ajoutés ici.
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 import catalogue  # noqa: E402
 import couverture  # noqa: E402
@@ -19,7 +23,7 @@ import doxygen  # noqa: E402
 import mesures  # noqa: E402
 import sass  # noqa: E402
 import typographie  # noqa: E402
-from manifeste import Example, ManifestError, read_manifest  # noqa: E402
+from noyaux_outils.manifeste import Example, ManifestError, read_manifest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 KATEX = Path("/usr/share/javascript/katex")
@@ -41,6 +45,7 @@ def on_config(config):
         raise PluginError(f"référence API absente ({tag_file}) : lancez d'abord "
                           "« cmake --build build --target doxygen »")
     _state["build"] = build
+    _state["reading_order"] = _reading_order(build)
     tools = sorted((ROOT / ".venv" / "lib").glob("python3*/site-packages/nvidia/cu13/bin/cuobjdump"))
     if not tools:
         raise PluginError("cuobjdump absent de .venv : lancez ./ci/setup")
@@ -50,6 +55,25 @@ def on_config(config):
     if not (KATEX / "katex.min.js").is_file():
         raise PluginError(f"KaTeX absent de {KATEX} : lancez ./ci/setup (paquet libjs-katex)")
     return config
+
+
+def _reading_order(build: Path) -> dict[str, list[str]]:
+    """Fichiers de chaque exemple dans l'ordre de lecture, donnés par noyaux-integrite : la
+    seule définition de l'anatomie d'un exemple."""
+    program = build / "tools" / "integrite" / "noyaux-integrite"
+    if not program.is_file():
+        raise PluginError(f"{program} absent : lancez d'abord "
+                          "« cmake --build build --target noyaux-integrite »")
+    result = subprocess.run([str(program), "--racine", str(ROOT), "--manifeste",
+                             str(build / "noyaux-exemples.tsv"), "--ordre-de-lecture"],
+                            capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        raise PluginError(f"noyaux-integrite --ordre-de-lecture : {result.stderr.strip()}")
+    order = {}
+    for line in result.stdout.splitlines():
+        directory, *files = line.split("\t")
+        order[directory] = files
+    return order
 
 
 def _add_tree(files: Files, config, source: Path, destination: str) -> None:
@@ -72,7 +96,8 @@ def on_files(files: Files, config):
     examples = list(_state["examples"].values())
     for example in examples:
         files.append(File.generated(config, example.page,
-                                    content=catalogue.example_page(example, ROOT)))
+                                    content=catalogue.example_page(
+                                        example, ROOT, _state["reading_order"][example.directory])))
     files.append(File.generated(config, "exemples/index.md",
                                 content=catalogue.index_page(examples, ROOT)))
     files.append(File.generated(config, "ressources/couverture.md", content=couverture.page(

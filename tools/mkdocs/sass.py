@@ -10,13 +10,10 @@ contient le plus de FFMA) et sa composition, lus par cuobjdump dans le programme
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "sass"))
-
-from verifier_sass import Kernel, opcode, read_kernels  # noqa: E402
+from noyaux_outils.code_machine import CodeMachineError, Kernel, kernels_named, opcode
 
 MARKER = re.compile(r"<!--\s*noyaux:sass\s+(\S+)\s+(\S+)\s+(sm_\w+)\s*-->")
 BRANCH_TARGET = re.compile(r"\bBRA\b.*?(0x[0-9a-f]+)")
@@ -80,8 +77,10 @@ def render(markdown: str, binary_for, tools: Path) -> str:
         if not binary.is_file():
             raise SassError(f"programme absent : {binary} ; construisez d'abord les exemples "
                             "(cmake --build build)")
-        kernels = [k for k in read_kernels(tools, binary, arch).values()
-                   if re.search(rf"\b{re.escape(name)}\b", k.name)]
+        try:
+            kernels = kernels_named(tools, binary, arch, name)
+        except CodeMachineError as error:
+            raise SassError(str(error)) from error
         if not kernels:
             raise SassError(f"aucun noyau « {name} » pour {arch} dans {binary}")
         return describe(kernels[0], arch)

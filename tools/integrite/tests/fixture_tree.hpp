@@ -57,6 +57,11 @@ public:
         std::ofstream(path, std::ios::binary) << content;
     }
 
+    /** @brief Ajoute @p content à la fin de @p relative. */
+    void append(std::string_view relative, std::string_view content) const {
+        std::ofstream(root_ / relative, std::ios::binary | std::ios::app) << content;
+    }
+
     void remove(std::string_view relative) const { fs::remove_all(root_ / relative); }
 
 private:
@@ -68,10 +73,14 @@ inline ManifestEntry example_a() {
     return {"p", "01-a", "examples/p/01-a", "a", {"gpu"}, {"p.01-a.gpu", "p.01-a.cli"}, "bench.cu"};
 }
 
-/** @brief Écrit les fichiers d'un exemple complet ; son en-tête délimite la section « noyau ». */
+/**
+ * @brief Écrit les fichiers d'un exemple complet ; son en-tête délimite la section « noyau ».
+ *        Le README renvoie vers la page du dépôt conforme, docs/p/index.md.
+ */
 inline void write_example(const FixtureTree& tree, const ManifestEntry& entry) {
     tree.write(entry.folder + "/README.md",
-               "# Exemple\n\n## Ordre de lecture\n\n1. Ce fichier.\n2. `test.cu`\n3. `bench.cu`\n4. `" +
+               "# Exemple\n\nPage du site : [Page](../../../docs/p/index.md)\n\n"
+               "## Ordre de lecture\n\n1. Ce fichier.\n2. `test.cu`\n3. `bench.cu`\n4. `" +
                    entry.name + ".cuh`\n5. `main.cu`\n");
     tree.write(entry.folder + "/" + entry.name + ".cuh",
                "#pragma once\n"

@@ -1,5 +1,5 @@
-// En-tête YAML des pages : les formes acceptées des clés « exemples » et « sans_exemple »,
-// et chaque forme mal écrite, signalée à sa ligne sans interrompre la lecture.
+// Clés « exemples » et « sans_exemple » de l'en-tête des pages (lu par yaml-cpp) : les formes
+// acceptées, et chaque forme mal écrite, signalée à sa ligne sans interrompre la lecture.
 #include "front_matter.hpp"
 
 #include <gmock/gmock.h>
@@ -42,7 +42,7 @@ TEST(FrontMatter, PageWithoutHeaderDeclaresNothing) {
 TEST(FrontMatter, ReadsABlockListWithItsLines) {
     const FrontMatter front = parse({"---", "title: Titre", "exemples:",
                                      "  - examples/a/01-x", "  # commentaire", "",
-                                     "  - \"examples/b/02-y/\"  ", "- 'examples/c/03-z' # fin",
+                                     "  - \"examples/b/02-y/\"  ", "  - './examples/c/03-z' # fin",
                                      "description: texte", "---", "# Titre"});
     EXPECT_THAT(values(front),
                 ElementsAre("examples/a/01-x", "examples/b/02-y", "examples/c/03-z"));
@@ -54,7 +54,7 @@ TEST(FrontMatter, ReadsABlockListWithItsLines) {
 
 TEST(FrontMatter, ReadsAnInlineList) {
     const FrontMatter front =
-        parse({"---", "exemples: [examples/a/01-x, 'examples/b/02-y', ]  # deux", "---"});
+        parse({"---", "exemples: [examples/a/01-x, 'examples/b/02-y']  # deux", "---"});
     EXPECT_THAT(values(front), ElementsAre("examples/a/01-x", "examples/b/02-y"));
     EXPECT_THAT(lines_of(front), ElementsAre(2, 2));
     EXPECT_THAT(front.errors, IsEmpty());
@@ -95,59 +95,75 @@ TEST(FrontMatter, UnclosedHeaderIsAnErrorOnLineOne) {
     const FrontMatter front = parse({"---", "exemples:", "  - examples/a/01-x", "# Titre"});
     EXPECT_THAT(front.errors,
                 ElementsAre(Diagnostic{"p.md", 1,
-                                       "en-tête YAML ouvert par « --- » mais jamais fermé : "
+                                       "en-tête YAML : ouvert par « --- » mais jamais fermé : "
                                        "ajoutez une ligne « --- » après la dernière clé"}));
     EXPECT_THAT(front.examples, IsEmpty());
 }
 
-TEST(FrontMatter, ItemWithoutDashIsAnErrorOnItsLine) {
+TEST(FrontMatter, MalformedYamlIsAnErrorOnItsLineAndNothingIsRead) {
     const FrontMatter front = parse({"---", "exemples:", "  - examples/a/01-x",
-                                     "  examples/b/02-y", "-examples/c/03-z", "---"});
+                                     "title: a: b", "---", "# Titre"});
+    EXPECT_THAT(front.errors,
+                ElementsAre(Diagnostic{"p.md", 4,
+                                       "en-tête YAML : « : » inattendu ici : une valeur qui "
+                                       "contient « : » s'écrit entre guillemets"}));
+    EXPECT_FALSE(front.examples_line);
+    EXPECT_EQ(front.body_line, 6);
+}
+
+TEST(FrontMatter, ItemThatIsNotAPathIsAnErrorOnItsLine) {
+    const FrontMatter front = parse({"---", "exemples:", "  - examples/a/01-x",
+                                     "  - dossier: examples/b/02-y", "  - [examples/c/03-z]", "---"});
     EXPECT_THAT(values(front), ElementsAre("examples/a/01-x"));
     EXPECT_THAT(
         front.errors,
         ElementsAre(Diagnostic{"p.md", 4,
                                "élément de « exemples » mal formé : attendu « - examples/<partie>/"
-                               "<NN-slug> », reçu « examples/b/02-y »"},
+                               "<NN-slug> », reçu une liste ou une table"},
                     Diagnostic{"p.md", 5,
                                "élément de « exemples » mal formé : attendu « - examples/<partie>/"
-                               "<NN-slug> », reçu « -examples/c/03-z »"}));
-}
-
-TEST(FrontMatter, UnindentedItemWithoutDashIsAnErrorToo) {
-    const FrontMatter front = parse({"---", "exemples:", "examples/a/01-x", "---"});
-    ASSERT_EQ(front.errors.size(), 1u);
-    EXPECT_EQ(front.errors.front().line, 3);
+                               "<NN-slug> », reçu une liste ou une table"}));
 }
 
 TEST(FrontMatter, EmptyItemIsAnError) {
-    EXPECT_THAT(parse({"---", "exemples:", "  -", "---"}).errors,
-                ElementsAre(Diagnostic{"p.md", 3, "élément vide dans « exemples »"}));
+    EXPECT_THAT(parse({"---", "exemples:", "  - examples/a/01-x", "  - ''", "---"}).errors,
+                ElementsAre(Diagnostic{"p.md", 4, "élément vide dans « exemples »"}));
 }
 
-TEST(FrontMatter, ScalarOrUnclosedInlineListIsAnError) {
+TEST(FrontMatter, ScalarOrMappingIsNotAList) {
     EXPECT_THAT(parse({"---", "exemples: examples/a/01-x", "---"}).errors,
                 ElementsAre(Diagnostic{"p.md", 2,
                                        "« exemples » attend une liste : un élément « - examples/"
                                        "<partie>/<NN-slug> » par ligne, ou [ a, b ] ; reçu "
                                        "« examples/a/01-x »"}));
-    EXPECT_THAT(parse({"---", "exemples: [examples/a/01-x", "---"}).errors,
+    EXPECT_THAT(parse({"---", "exemples:", "  a: examples/a/01-x", "---"}).errors,
                 ElementsAre(Diagnostic{"p.md", 2,
-                                       "liste « [ … ] » de « exemples » non fermée par « ] »"}));
+                                       "« exemples » attend une liste : un élément « - examples/"
+                                       "<partie>/<NN-slug> » par ligne, ou [ a, b ] ; reçu "
+                                       "une table"}));
 }
 
-TEST(FrontMatter, RepeatedKeyIsAnError) {
+TEST(FrontMatter, ReasonThatIsNotASentenceIsAnError) {
+    const FrontMatter front = parse({"---", "sans_exemple: [a, b]", "---"});
+    EXPECT_THAT(front.errors,
+                ElementsAre(Diagnostic{"p.md", 2,
+                                       "« sans_exemple » attend une phrase, pas une liste ni une "
+                                       "table"}));
+    ASSERT_TRUE(front.no_example);
+}
+
+TEST(FrontMatter, RepeatedKeyIsAnErrorAndTheFirstValueIsRead) {
     const FrontMatter front =
         parse({"---", "exemples: [examples/a/01-x]", "exemples: [examples/b/02-y]", "---"});
     EXPECT_THAT(values(front), ElementsAre("examples/a/01-x"));
     EXPECT_THAT(front.errors,
                 ElementsAre(Diagnostic{"p.md", 3,
-                                       "clé « exemples » répétée (déjà ligne 2) ; YAML ne "
-                                       "garderait que la dernière"}));
+                                       "en-tête YAML : clé « exemples » répétée (déjà ligne 2) : "
+                                       "une clé ne s'écrit qu'une fois"}));
 }
 
 TEST(FrontMatter, IgnoresOtherKeysAndNestedLookalikes) {
-    const FrontMatter front = parse({"---", "title: exemples: non", "extra:", "  exemples:",
+    const FrontMatter front = parse({"---", "title: 'exemples: non'", "extra:", "  exemples:",
                                      "    - examples/a/01-x", "---"});
     EXPECT_FALSE(front.examples_line);
     EXPECT_THAT(front.errors, IsEmpty());

@@ -93,6 +93,18 @@ TEST_F(Program, OneErrorIsSingular) {
     EXPECT_THAT(check().out, HasSubstr("\nnoyaux-integrite : 1 erreur dans 1 fichier\n"));
 }
 
+TEST_F(Program, ReadingOrderListsThePresentFilesOfEachExampleWithoutChecking) {
+    repo_.tree.write("docs/a.md", "# Titre\n");  // une faute : la vérification n'a pas lieu
+    repo_.tree.write("examples/p/01-a/CMakeLists.txt", "noyaux_add_example(BACKENDS gpu)\n");
+    repo_.tree.remove("examples/p/01-a/bench.cu");
+    const Outcome outcome = run({"--racine", root(), "--manifeste",
+                                 root() + "/build/noyaux-exemples.tsv", "--ordre-de-lecture"});
+    EXPECT_EQ(outcome.code, kAllGood);
+    EXPECT_EQ(outcome.out,
+              "examples/p/01-a\tREADME.md\ttest.cu\ta.cuh\tmain.cu\tCMakeLists.txt\n");
+    EXPECT_THAT(outcome.err, IsEmpty());
+}
+
 TEST_F(Program, HelpExitsZero) {
     const Outcome outcome = run({"--aide"});
     EXPECT_EQ(outcome.code, kAllGood);
@@ -108,7 +120,7 @@ TEST_F(Program, BadArgumentsExitTwoWithAMessage) {
         {{"--manifeste="}, "noyaux-integrite : --manifeste : valeur vide\n"},
         {{"--vitesse", "3"},
          "noyaux-integrite : option inconnue « --vitesse » ; options : --racine, --manifeste, "
-         "--aide\n"},
+         "--ordre-de-lecture, --aide\n"},
         {{"--racine", root() + "/absent", "--manifeste", manifest},
          "noyaux-integrite : --racine : « " + root() + "/absent » n'existe pas\n"},
         {{"--racine", root() + "/examples", "--manifeste", manifest},

@@ -4,8 +4,17 @@
 #include <gtest/gtest.h>
 
 using noyaux::integrity::check_reading_order;
+using noyaux::integrity::example_files;
+using noyaux::integrity::ExampleFile;
+using noyaux::integrity::ManifestEntry;
 
 namespace {
+
+// L'anatomie de l'exemple « k », avec son bench.cu ou sans benchmark propre.
+std::vector<ExampleFile> files(bool has_benchmark) {
+    return example_files(ManifestEntry{"p", "01-k", "examples/p/01-k", "k", {"gpu"}, {"p.01-k.gpu"},
+                                       has_benchmark ? "bench.cu" : "sans benchmark : commun"});
+}
 
 std::vector<std::string> readme(std::vector<std::string> order) {
     std::vector<std::string> lines{"# Exemple", "", "Texte.", "", "## Ordre de lecture", ""};
@@ -19,26 +28,26 @@ std::vector<std::string> readme(std::vector<std::string> order) {
 TEST(ReadingOrder, AcceptsTheMethodOrder) {
     EXPECT_FALSE(check_reading_order(readme({"1. Ce fichier.", "2. `test.cu`", "3. `bench.cu`",
                                              "4. `k.cuh`", "5. `main.cu`"}),
-                                     "k.cuh", true));
+                                     files(true)));
 }
 
 TEST(ReadingOrder, SharedBenchmarkFolderCountsAsTheBenchmark) {
     EXPECT_FALSE(check_reading_order(readme({"2. `test.cu`", "3. `examples/gemm/banc/`",
                                              "4. `k.cuh`", "5. `main.cu`"}),
-                                     "k.cuh", false));
+                                     files(false)));
 }
 
 TEST(ReadingOrder, BenchmarkMayBeAbsentOnlyWithoutBenchCu) {
     const auto lines = readme({"2. `test.cu`", "4. `k.cuh`", "5. `main.cu`"});
-    EXPECT_FALSE(check_reading_order(lines, "k.cuh", false));
-    const auto problem = check_reading_order(lines, "k.cuh", true);
+    EXPECT_FALSE(check_reading_order(lines, files(false)));
+    const auto problem = check_reading_order(lines, files(true));
     ASSERT_TRUE(problem);
     EXPECT_EQ(problem->message, "ordre de lecture : le benchmark n'est pas cité");
 }
 
 TEST(ReadingOrder, KernelBeforeTestsIsRejectedWithItsLine) {
     const auto problem = check_reading_order(
-        readme({"1. `k.cuh`", "2. `test.cu`", "3. `bench.cu`", "4. `main.cu`"}), "k.cuh", true);
+        readme({"1. `k.cuh`", "2. `test.cu`", "3. `bench.cu`", "4. `main.cu`"}), files(true));
     ASSERT_TRUE(problem);
     EXPECT_EQ(problem->line, 7);  // la ligne où k.cuh est cité trop tôt
     EXPECT_NE(problem->message.find("k.cuh est cité avant le benchmark"), std::string::npos)
@@ -46,7 +55,7 @@ TEST(ReadingOrder, KernelBeforeTestsIsRejectedWithItsLine) {
 }
 
 TEST(ReadingOrder, MissingSectionIsReported) {
-    const auto problem = check_reading_order({"# Exemple", "Texte."}, "k.cuh", true);
+    const auto problem = check_reading_order({"# Exemple", "Texte."}, files(true));
     ASSERT_TRUE(problem);
     EXPECT_EQ(problem->line, 1);
     EXPECT_NE(problem->message.find("« ## Ordre de lecture » absente"), std::string::npos);

@@ -83,6 +83,7 @@ TEST_F(Rules, EmptyReasonIsAnError) {
 TEST_F(Rules, ExamplesAndReasonTogetherAreAnError) {
     write("docs/p/deux.md",
           "---\nexemples:\n  - examples/p/01-a\nsans_exemple: à venir\n---\n");
+    repo_.tree.append("examples/p/01-a/README.md", "\n[Deux](../../../docs/p/deux.md)\n");
     EXPECT_THAT(check().errors,
                 ElementsAre(Diagnostic{"docs/p/deux.md", 4,
                                        "« exemples » et « sans_exemple » s'excluent : gardez "
@@ -158,6 +159,7 @@ TEST_F(Rules, BrokenSectionIsReportedOnEveryPageThatIncludesIt) {
     write("examples/p/01-a/a.cuh", "// --8<-- [start:noyau]\ncode\n");
     write("docs/p/autre.md",
           "---\nexemples: [examples/p/01-a]\n---\n--8<-- \"examples/p/01-a/a.cuh:noyau\"\n");
+    repo_.tree.append("examples/p/01-a/README.md", "\n[Autre](../../../docs/p/autre.md)\n");
     const std::string message =
         "section « noyau » de « examples/p/01-a/a.cuh » jamais fermée : « --8<-- [end:noyau] » "
         "manque";
@@ -223,16 +225,61 @@ TEST_F(Rules, MissingExampleFolderIsOneError) {
                                        "jour ?)"}));
 }
 
+// Règle 8.
+TEST_F(Rules, ReadmeMustLinkToEveryPageNamingTheExample) {
+    write("docs/q/autre.md", "---\nexemples: [examples/p/01-a]\n---\n");
+    write("docs/q/troisieme.md", "---\nexemples: [examples/p/01-a]\n---\n");
+    EXPECT_THAT(
+        check().errors,
+        ElementsAre(Diagnostic{"examples/p/01-a/README.md", 1,
+                               "le README ne renvoie pas vers « docs/q/autre.md », qui nomme cet "
+                               "exemple : ajoutez une ligne « Page du site : [titre]"
+                               "(../../../docs/q/autre.md) »"},
+                    Diagnostic{"examples/p/01-a/README.md", 1,
+                               "le README ne renvoie pas vers « docs/q/troisieme.md », qui nomme "
+                               "cet exemple : ajoutez une ligne « Page du site : [titre]"
+                               "(../../../docs/q/troisieme.md) »"}));
+}
+
+TEST_F(Rules, LinksWithAnchorsTitlesOrReferencesCount) {
+    write("docs/q/a.md", "---\nexemples: [examples/p/01-a]\n---\n");
+    write("docs/q/b.md", "---\nexemples: [examples/p/01-a]\n---\n");
+    write("docs/q/c.md", "---\nexemples: [examples/p/01-a]\n---\n");
+    repo_.tree.append("examples/p/01-a/README.md",
+                      "\nVoir [A](../../../docs/q/a.md#section) et [B](<../../../docs/q/b.md> "
+                      "\"titre\").\n\n[c]: ../.././../docs/q/c.md\n");
+    EXPECT_THAT(check().errors, IsEmpty());
+}
+
+TEST_F(Rules, LinksThatDoNotReachThePageDoNotCount) {
+    write("docs/q/a.md", "---\nexemples: [examples/p/01-a]\n---\n");
+    repo_.tree.append("examples/p/01-a/README.md",
+                      "\n[Mauvais niveau](../../docs/q/a.md) · [Adresse](https://x.org/docs/q/a.md)"
+                      "\n\n```markdown\n[Dans du code](../../../docs/q/a.md)\n```\n");
+    const Report report = check();
+    ASSERT_EQ(report.errors.size(), 1u);
+    EXPECT_EQ(report.errors.front().file, "examples/p/01-a/README.md");
+    EXPECT_THAT(report.errors.front().message, testing::HasSubstr("« docs/q/a.md »"));
+}
+
+TEST_F(Rules, MissingReadmeIsNotAlsoReportedAsUnlinked) {
+    write("docs/q/a.md", "---\nexemples: [examples/p/01-a]\n---\n");
+    repo_.tree.remove("examples/p/01-a/README.md");
+    EXPECT_THAT(check().errors, ElementsAre(Diagnostic{"examples/p/01-a/README.md", 1,
+                                                       "fichier requis absent de l'exemple"}));
+}
+
 // Règle 6.
 TEST_F(Rules, MalformedHeaderIsAnErrorNotACrash) {
     write("docs/p/ouvert.md", "---\nexemples:\n  - examples/p/01-a\n# Titre\n");
     write("docs/p/liste.md", "---\nexemples:\n  examples/p/01-a\n---\n");
     EXPECT_THAT(check().errors,
-                ElementsAre(Diagnostic{"docs/p/liste.md", 3,
-                                       "élément de « exemples » mal formé : attendu « - examples/"
-                                       "<partie>/<NN-slug> », reçu « examples/p/01-a »"},
+                ElementsAre(Diagnostic{"docs/p/liste.md", 2,
+                                       "« exemples » attend une liste : un élément « - examples/"
+                                       "<partie>/<NN-slug> » par ligne, ou [ a, b ] ; reçu "
+                                       "« examples/p/01-a »"},
                             Diagnostic{"docs/p/ouvert.md", 1,
-                                       "en-tête YAML ouvert par « --- » mais jamais fermé : "
+                                       "en-tête YAML : ouvert par « --- » mais jamais fermé : "
                                        "ajoutez une ligne « --- » après la dernière clé"}));
 }
 

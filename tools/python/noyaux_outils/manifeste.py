@@ -1,7 +1,16 @@
-"""Lecture du manifeste des exemples écrit par CMake (build/noyaux-exemples.tsv)."""
+"""Lecture du manifeste des exemples écrit par CMake (build/noyaux-exemples.tsv) : le seul
+lecteur Python, pour le site, les tests et ci/gpu-check.
+
+En ligne de commande, liste les programmes d'exemple d'un arbre de construction :
+
+    python3 -m noyaux_outils.manifeste --programmes build-gpu/noyaux-exemples.tsv
+
+écrit « partie.NN-slug<TAB>chemin du programme » par exemple (ci/gpu-check s'en sert)."""
 from __future__ import annotations
 
+import argparse
 import csv
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,3 +60,23 @@ def read_manifest(path: Path) -> dict[str, Example]:
                                       tuple(filter(None, backends.split(","))),
                                       tuple(filter(None, tests.split(","))), benchmark)
     return examples
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Programmes d'exemple d'un arbre de construction.")
+    parser.add_argument("--programmes", type=Path, required=True, metavar="MANIFESTE",
+                        help="build*/noyaux-exemples.tsv ; les programmes sont à côté de lui")
+    args = parser.parse_args()
+    try:
+        examples = read_manifest(args.programmes)
+    except ManifestError as error:
+        print(f"manifeste : {error}", file=sys.stderr)
+        return 2
+    build = args.programmes.parent
+    for example in examples.values():
+        print(f"{example.part}.{example.slug}\t{build / example.directory / example.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

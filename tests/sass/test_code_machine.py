@@ -1,0 +1,93 @@
+"""Lecteur de code machine (tools/python/noyaux_outils/code_machine.py), sur une sortie de
+cuobjdump simulée : noyaux, instructions, ressources, recherche par nom, outils en échec."""
+import shutil
+import stat
+import sys
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "python"))
+
+from noyaux_outils import code_machine  # noqa: E402
+
+# Deux noyaux : sgemm_naive et sgemm_naive2 (qu'une recherche de « sgemm_naive » doit écarter).
+SASS = """
+	code for sm_90a
+		Function : _Z11sgemm_naivePf
+	.headerflags	@"EF_CUDA_SM90"
+        /*0000*/                   LDC R1, c[0x0][0x28] ;
+        /*0010*/              @P0  FFMA R2, R3, R4, R2 ;
+        /*0020*/                   EXIT ;
+		Function : _Z12sgemm_naive2Pf
+        /*0000*/                   STL [R1], R2 ;
+        /*0010*/                   EXIT ;
+"""
+RESOURCES = """
+Resource usage:
+ Common:
+  GLOBAL:0
+ Function _Z11sgemm_naivePf:
+  REG:40 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:900 TEXTURE:0 SURFACE:0 SAMPLER:0
+ Function _Z12sgemm_naive2Pf:
+  REG:12 STACK:8 SHARED:0 LOCAL:8 CONSTANT[0]:900 TEXTURE:0 SURFACE:0 SAMPLER:0
+"""
+
+
+class Reader(unittest.TestCase):
+    def setUp(self):
+        self.folder = Path(tempfile.mkdtemp())
+        self.addCleanup(shutil.rmtree, self.folder)
+        self.binary = self.folder / "programme"
+        self.binary.write_bytes(b"")
+
+    def fake_cuobjdump(self, script: str) -> None:
+        tool = self.folder / "cuobjdump"
+        tool.write_text("#!/bin/sh\n" + textwrap.dedent(script))
+        tool.chmod(tool.stat().st_mode | stat.S_IEXEC)
+
+    def use_canned_output(self) -> None:
+        (self.folder / "sass.txt").write_text(SASS)
+        (self.folder / "res.txt").write_text(RESOURCES)
+        self.fake_cuobjdump(f"""\
+            case "$1" in
+              -sass) cat {self.folder}/sass.txt ;;
+              -res-usage) cat {self.folder}/res.txt ;;
+            esac
+            """)
+
+    def test_reads_instructions_resources_and_demangled_names(self):
+        self.use_canned_output()
+        kernels = code_machine.read_kernels(self.folder, self.binary, "sm_90a")
+        naive = kernels["_Z11sgemm_naivePf"]
+        self.assertEqual(naive.name, "sgemm_naive(float*)")
+        self.assertEqual(naive.instructions, [("0000", "LDC R1, c[0x0][0x28]"),
+                                              ("0010", "@P0  FFMA R2, R3, R4, R2"),
+                                              ("0020", "EXIT")])
+        self.assertEqual((naive.registers, naive.local), (40, 0))
+        self.assertEqual((kernels["_Z12sgemm_naive2Pf"].registers,
+                          kernels["_Z12sgemm_naive2Pf"].local), (12, 8))
+
+    def test_kernels_named_matches_whole_words_only(self):
+        self.use_canned_output()
+        found = code_machine.kernels_named(self.folder, self.binary, "sm_90a", "sgemm_naive")
+        self.assertEqual([k.name for k in found], ["sgemm_naive(float*)"])
+
+    def test_opcode_ignores_the_predicate_and_matches_variants(self):
+        self.assertEqual(code_machine.opcode("@!PT LDG.E.128 R4, [R2.64]"), "LDG.E.128")
+        self.assertTrue(code_machine.matches("LDG.E.128 R4, [R2.64]", "LDG.E"))
+        self.assertFalse(code_machine.matches("LDGSTS R4, [R2]", "LDG"))
+
+    def test_failing_tool_is_a_french_error(self):
+        self.fake_cuobjdump("echo 'cuobjdump fatal' >&2\nexit 1\n")
+        with self.assertRaisesRegex(code_machine.CodeMachineError, "(?s)échec de .*cuobjdump fatal"):
+            code_machine.read_kernels(self.folder, self.binary, "sm_90a")
+
+    def test_missing_tool_is_a_french_error(self):
+        with self.assertRaisesRegex(code_machine.CodeMachineError, "outil introuvable"):
+            code_machine.read_kernels(self.folder / "absent", self.binary, "sm_90a")
+
+
+if __name__ == "__main__":
+    unittest.main()
