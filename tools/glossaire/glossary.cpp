@@ -186,8 +186,11 @@ std::optional<Term> read_term(const std::filesystem::path& path, std::string fil
                     "« sources » : une liste d'au moins une source (titre, url) est attendue");
     } else {
         for (const auto& source : sources)
-            if (!source.IsMap() || !source["titre"] || !source["url"])
+            if (!source.IsMap() || !source["titre"] || !source["url"] || !source["titre"].IsScalar() ||
+                !source["url"].IsScalar())
                 reader.fail(header.line_of(source), "source sans « titre » ou sans « url »");
+            else
+                term.sources.emplace_back(source["titre"].Scalar(), source["url"].Scalar());
     }
 
     std::string body;
@@ -203,6 +206,7 @@ std::optional<Term> read_term(const std::filesystem::path& path, std::string fil
         }
     }
     term.definition = first_sentence(body);
+    term.body = std::move(body);
     if (term.definition.empty())
         reader.fail(header.body_line, "corps vide : la première phrase doit définir le terme");
     if (!reader.ok()) return std::nullopt;

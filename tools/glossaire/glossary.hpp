@@ -36,6 +36,8 @@ struct Term {
     int see_also_line = 1;               ///< ligne de la clé voir_aussi
     std::vector<std::string> examples;   ///< exemples (dossiers relatifs à la racine)
     int examples_line = 1;               ///< ligne de la clé exemples
+    std::vector<std::pair<std::string, std::string>> sources;  ///< sources : (titre, url)
+    std::string body;                    ///< corps Markdown (après l'en-tête)
     std::string definition;              ///< première phrase du corps, sans balisage Markdown
     std::vector<std::pair<std::string, int>> links;  ///< liens relatifs du corps, et leur ligne
 };

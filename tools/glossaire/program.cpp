@@ -149,13 +149,23 @@ std::string json(const std::vector<std::string>& items) {
     return out + "]";
 }
 
+std::string sources_json(const Term& term) {
+    std::string out = "[";
+    for (const auto& [title, url] : term.sources) {
+        if (out.size() > 1) out += ',';
+        out += "{\"titre\":" + json(title) + ",\"url\":" + json(url) + "}";
+    }
+    return out + "]";
+}
+
 int export_terms(const Glossary& glossary, std::ostream& out) {
     for (const auto& t : glossary.terms)
         out << "{\"slug\":" << json(t.slug) << ",\"fichier\":" << json(t.file) << ",\"terme\":" << json(t.french)
             << ",\"anglais\":" << json(t.english) << ",\"abreviation\":" << json(t.abbreviation)
             << ",\"alias\":" << json(t.aliases) << ",\"categorie\":" << json(t.category)
             << ",\"architecture\":" << json(t.architecture) << ",\"voir_aussi\":" << json(t.see_also)
-            << ",\"exemples\":" << json(t.examples) << ",\"definition\":" << json(t.definition) << "}\n";
+            << ",\"exemples\":" << json(t.examples) << ",\"definition\":" << json(t.definition) << ",\"sources\":" << sources_json(t)
+            << ",\"corps\":" << json(t.body) << "}\n";
     return kFound;
 }
 
