@@ -328,12 +328,13 @@ def check_glossary_search(s: Session) -> tuple[list[str], str]:
         problems.append(f"{TERM_SOURCE} : anglais ou abréviation changés, mettez à jour TERM_SEARCHES")
     for query in TERM_SEARCHES:
         meta, links = search(s, query)
-        paths = [urlsplit(link).path for link in links]
-        if target in paths[:5]:
-            found.append(f"« {query} » (rang {paths.index(target) + 1})")
+        # Une page revient une fois par section trouvée : le rang se compte en pages.
+        pages = list(dict.fromkeys(urlsplit(link).path for link in links))
+        if target in pages[:3]:
+            found.append(f"« {query} » (page {pages.index(target) + 1})")
         else:
-            problems.append(f"« {query} » ne trouve pas {TERM_PAGE} parmi les 5 premiers "
-                            f"résultats (compteur « {meta} » ; {', '.join(paths[:5])})")
+            problems.append(f"« {query} » ne trouve pas {TERM_PAGE} parmi les 3 premières pages "
+                            f"(compteur « {meta} » ; {', '.join(pages[:5])})")
     return problems, f"{', '.join(found)} → {TERM_PAGE}"
 
 
@@ -368,10 +369,10 @@ def check_glossary_tooltip(s: Session) -> tuple[list[str], str]:
     s.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
     ActionChains(s.driver).move_to_element(link).perform()
     try:
-        tip = WebDriverWait(s.driver, WAIT_S).until(
-            lambda d: next((t for t in d.find_elements(By.CSS_SELECTOR, ".md-tooltip--active")
-                            if t.text.strip()), False))
-        shown = " ".join(tip.text.split())
+        shown = WebDriverWait(s.driver, WAIT_S).until(lambda d: d.execute_script(
+            "const tip = document.querySelector('.md-tooltip2--active, .md-tooltip--active');"
+            "return tip && tip.textContent.trim();"))
+        shown = " ".join(shown.split())
         if not shown.startswith(first_words):
             problems.append(f"l'infobulle affichée dit « {shown} »")
     except WebDriverException:
@@ -390,7 +391,8 @@ def check_offline(s: Session) -> tuple[list[str], str]:
     problems = []
     meta, links = search(s, TERM_SEARCHES[1])
     target = (s.site / TERM_PAGE).as_uri()
-    if target not in links:
+    # Les liens de résultat portent la requête (?h=…) et parfois une ancre.
+    if urlsplit(target).path not in (urlsplit(link).path for link in links):
         problems.append(f"file:// : « {TERM_SEARCHES[1]} » ne trouve pas {target} ({meta})")
     else:
         s.driver.get(target)

@@ -167,7 +167,11 @@ def term_page(term: Term, terms: dict[str, Term], built: set[str], pending: set[
     if unknown:
         raise GlossaryError(f"glossary/{term.slug}.md : exemple inconnu {', '.join(unknown)} "
                             "(ni dans le manifeste ni dans glossary/exemples-a-venir.txt)")
-    header = ["---"]
+    # Les noms de la fiche en étiquettes : invisibles sans le plugin tags, mais indexés par la
+    # recherche avec le plus fort poids ; « SM » ou « Streaming Multiprocessor » mènent d'abord
+    # à leur fiche plutôt qu'aux pages qui les citent.
+    names = dict.fromkeys(n for n in (term.french, term.english, term.abbreviation, *term.aliases) if n)
+    header = ["---", "tags:"] + [f"  - {json.dumps(n, ensure_ascii=False)}" for n in names]
     if present:
         header += ["exemples:"] + [f"  - {e}" for e in present]
     else:
