@@ -71,6 +71,17 @@ class Linker(unittest.TestCase):
         self.assertIn('href="warp.html"', out)
 
 
+class Anglais(unittest.TestCase):
+    def test_italiques_et_noms_anglais_marques_hors_code(self):
+        body = ("La section [Speed of\nLight](x.md) (*SOL*), `Speed of Light` et **gras**.\n\n"
+                "```c\nfloat *p* = 0;\n```\nFin *warp scheduler*.")
+        out = glossaire.mark_english(body, ("Speed of Light",))
+        self.assertIn('[<span lang="en">Speed of\nLight</span>](x.md) (*SOL*{ lang=en })', out)
+        self.assertIn("`Speed of Light` et **gras**", out)
+        self.assertIn("float *p* = 0;", out)
+        self.assertTrue(out.endswith("Fin *warp scheduler*{ lang=en }."), out)
+
+
 class Pages(unittest.TestCase):
     def test_exemple_construit_dans_l_encadre_exemple_a_venir_annonce(self):
         page = glossaire.term_page(TERMS["memoire-partagee"], TERMS, {"examples/x/01-y"},

@@ -137,25 +137,38 @@ def _architecture(value: str) -> str:
 # Italique d'une fiche : par convention des rédacteurs, le nom anglais d'une notion
 # (« le warp (*warp*) »). Hors code, marqué lang="en" (lecteurs d'écran, orthographe).
 _ITALIC = re.compile(r"(?<![*\w])\*([^*\s](?:[^*\n]*[^*\s])?)\*(?![*\w{])")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+_FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[^\n]*$", re.M | re.S)
 
 
-def mark_english(body: str) -> str:
-    out, fenced = [], False
-    for line in body.split("\n"):
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-        if fenced or line.lstrip().startswith(("```", "~~~")):
-            out.append(line)
-            continue
+def mark_english(body: str, names: tuple[str, ...] = ()) -> str:
+    """Italiques hors code marquées lang="en" ; de même pour @p names, noms anglais gardés tels
+    quels en français (« Speed of Light »), même coupés en fin de ligne."""
+    proper = re.compile("|".join(r"\s+".join(map(re.escape, n.split())) for n in names), re.I) \
+        if names else None
+
+    def mark(text: str) -> str:
+        text = _ITALIC.sub(r"*\1*{ lang=en }", text)
+        return proper.sub(lambda m: f'<span lang="en">{m.group(0)}</span>', text) if proper else text
+
+    def prose(text: str) -> str:
         pieces, position = [], 0
-        for code in _CODE_SPAN.finditer(line):
-            pieces.append(_ITALIC.sub(r"*\1*{ lang=en }", line[position:code.start()]))
-            pieces.append(code.group(0))
+        for code in _CODE_SPAN.finditer(text):
+            pieces += [mark(text[position:code.start()]), code.group(0)]
             position = code.end()
-        pieces.append(_ITALIC.sub(r"*\1*{ lang=en }", line[position:]))
-        out.append("".join(pieces))
-    return "\n".join(out)
+        return "".join(pieces + [mark(text[position:])])
+
+    pieces, position = [], 0
+    for fence in _FENCE.finditer(body):
+        pieces += [prose(body[position:fence.start()]), fence.group(0)]
+        position = fence.end()
+    return "".join(pieces + [prose(body[position:])])
+
+
+def english_names(terms: dict[str, Term]) -> tuple[str, ...]:
+    """Noms de plusieurs mots que le français garde en anglais (terme = nom anglais)."""
+    return tuple(sorted({t.english for t in terms.values()
+                         if " " in t.english and fold(t.english) == fold(t.french)}, key=len, reverse=True))
 
 
 def term_page(term: Term, terms: dict[str, Term], built: set[str], pending: set[str]) -> str:
@@ -178,7 +191,7 @@ def term_page(term: Term, terms: dict[str, Term], built: set[str], pending: set[
         header.append(f"sans_exemple: \"ses exemples sont à venir : {', '.join(coming)}\"")
     header.append("---")
     lines = header + [f"# {title_markdown(term)}", "", f'<p class="noyaux-terme-noms" markdown="1">{_names_line(term)}</p>',
-                      "", mark_english(term.body.strip()), ""]
+                      "", mark_english(term.body.strip(), english_names(terms)), ""]
     if coming:
         lines += ['!!! example "Exemple à venir"', ""]
         lines += [f"    `{e}` : micro-exemple en cours d'écriture ; cette page le reliera dès "
@@ -248,7 +261,7 @@ def printable_page(terms: dict[str, Term]) -> str:
              f"Les {len(terms)} fiches sur une seule page, dans l'ordre alphabétique, pour "
              "l'impression (Ctrl+P) ou la lecture hors ligne.", ""]
     for t in _by_french(terms.values()):
-        body = BODY_LINK.sub(lambda m: f"](#{m.group(1)})", mark_english(t.body.strip()))
+        body = BODY_LINK.sub(lambda m: f"](#{m.group(1)})", mark_english(t.body.strip(), english_names(terms)))
         see_also = ", ".join(f"[{name_markdown(terms[s].french, terms[s])}](#{s})" for s in t.see_also)
         examples = ", ".join(f"`{e}`" for e in t.examples)
         lines += [f"## {title_markdown(t)} {{#{t.slug}}}", "",
