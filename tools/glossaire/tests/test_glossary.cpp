@@ -185,6 +185,26 @@ TEST_F(FichesEcrites, RenvoiEtLienVersUneFicheAbsente) {
     EXPECT_NE(glossary.errors[1].message.find("lien « autre.md »"), std::string::npos);
 }
 
+TEST_F(FichesEcrites, ExempleAnnonceAccepteEtCompte) {
+    std::string header = kValid;
+    header.replace(header.find("[examples/x/01-y]"), 17, "[examples/x/02-a-venir]");
+    write("fiche.md", entry(header));
+    write("exemples-a-venir.txt", "# annoncés\nexamples/x/02-a-venir\n");
+    write("manifeste.tsv", "partie\tslug\tdossier\tnom\tbackends\ttests\tbenchmark\n"
+                           "x\t01-y\texamples/x/01-y\ty\tcpu\tx.01-y.cpu\tbench.cu\n");
+    const std::string manifest = (dir / "manifeste.tsv").string();
+    const auto accepted = run_with({"--verifier", "--manifeste", manifest}, dir);
+    EXPECT_EQ(accepted.code, 0) << accepted.err;
+    EXPECT_NE(accepted.out.find("1 exemple reste à venir, 1 fiche n'a encore aucun exemple construit"),
+              std::string::npos) << accepted.out;
+    EXPECT_NE(accepted.out.find("à venir : examples/x/02-a-venir (fiche)"), std::string::npos) << accepted.out;
+    // Retiré de la liste, le même exemple est refusé.
+    write("exemples-a-venir.txt", "");
+    const auto refused = run_with({"--verifier", "--manifeste", manifest}, dir);
+    EXPECT_EQ(refused.code, 1);
+    EXPECT_NE(refused.err.find("exemple « examples/x/02-a-venir » inconnu"), std::string::npos) << refused.err;
+}
+
 TEST(FixtureMalFormee, LaCommandeNommeFichierEtLigne) {
     const auto r = run_with({"grille"}, GLOSSARY_FIXTURES "/mal-forme");
     EXPECT_EQ(r.code, 2);
