@@ -33,6 +33,11 @@ class Linker(unittest.TestCase):
     def link(self, html, uri="gemm/01-naif.md", own=None):
         return self.linker.link(html, uri, own)
 
+    def test_infobulle_en_typographie_francaise(self):
+        terms = {"warp": dataclasses.replace(TERMS["warp"], definition="Un warp : 32 threads « liés ».")}
+        out = glossaire.Linker(terms).link("<p>Le warp.</p>", "index.md")
+        self.assertIn('title="Un warp\u00a0: 32 threads «\u00a0liés\u00a0».">warp</a>', out)
+
     def test_premiere_mention_seulement_avec_infobulle(self):
         out = self.link("<p>Un warp, puis un autre warp.</p>")
         self.assertEqual(out.count("noyaux-terme"), 1, out)

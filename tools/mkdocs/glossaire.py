@@ -16,6 +16,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
+import typographie
+
 CATEGORIES = ["matériel", "logiciel côté GPU", "logiciel côté hôte", "performance"]
 FOLDER = "glossaire"
 INDEX, A_Z, PRINTABLE = f"{FOLDER}/index.md", f"{FOLDER}/a-z.md", f"{FOLDER}/imprimable.md"
@@ -286,6 +288,9 @@ class Linker:
 
     def __init__(self, terms: dict[str, Term]):
         self.terms = terms
+        # Infobulle : la définition, échappée pour un attribut, en typographie française.
+        self.tooltips = {slug: typographie.apply_french_typography(html.escape(t.definition))
+                         for slug, t in terms.items()}
         names: dict[str, str] = {}       # nom tel qu'écrit → slug
         sensitive: set[str] = set()      # noms comparés à la casse près (sigles, identifiants)
         # Priorité : terme français, abréviation, anglais, puis alias ; un nom déjà pris par une
@@ -328,7 +333,7 @@ class Linker:
                 href = _HREF.search(tag)
                 slug = slug_of_target.get(href.group(1).split("#")[0]) if href else None
                 if slug and "title=" not in tag:
-                    tag = tag[:-1] + f' title="{html.escape(self.terms[slug].definition)}">'
+                    tag = tag[:-1] + f' title="{self.tooltips[slug]}">'
                 if slug:
                     done.add(slug)
             if name in _TRACKED and name not in _VOID and not attributes.rstrip().endswith("/"):
@@ -352,7 +357,6 @@ class Linker:
             if slug is None or slug in done:
                 return found
             done.add(slug)
-            definition = html.escape(self.terms[slug].definition)
             return (f'<a class="noyaux-terme" href="{target_of[slug]}" '
-                    f'title="{definition}">{found}</a>')
+                    f'title="{self.tooltips[slug]}">{found}</a>')
         return self.pattern.sub(replace, text)
