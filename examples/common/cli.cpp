@@ -22,6 +22,16 @@ std::string bounds(double min, double max) {
     return out.str();
 }
 
+/** @brief « a », « a ou b », « a, b ou c » : les choix, comme on les dit. */
+std::string enumeration(const std::vector<std::string>& choices) {
+    std::string text;
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+        if (i > 0) text += i + 1 == choices.size() ? " ou " : ", ";
+        text += choices[i];
+    }
+    return text;
+}
+
 }  // namespace
 
 std::int64_t parse_integer(std::string_view text, std::string_view option, std::int64_t min,
@@ -61,33 +71,60 @@ double parse_real(std::string_view text, std::string_view option, double min, do
     return value;
 }
 
+std::size_t parse_choice(std::string_view text, std::string_view option,
+                         const std::vector<std::string>& choices) {
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        if (choices[i] == text) return i;
+    throw UsageError(std::string(option) + " : " + quoted(text) +
+                     " n'est pas un choix valide ; attendu " + enumeration(choices));
+}
+
 Parser::Parser(std::string program, std::string description)
     : program_(std::move(program)), description_(std::move(description)) {}
 
 void Parser::add_integer(std::string name, std::int64_t* target, std::int64_t min,
                          std::int64_t max, std::string help) {
-    options_.push_back({std::move(name), std::move(help), true, target, nullptr,
-                        static_cast<double>(min), static_cast<double>(max)});
+    const std::string option = name;
+    options_.push_back(
+        {std::move(name), std::move(help), "N",
+         [=](std::string_view text) { *target = parse_integer(text, option, min, max); },
+         [=] {
+             return bounds(static_cast<double>(min), static_cast<double>(max)) + ", défaut " +
+                    std::to_string(*target);
+         }});
 }
 
 void Parser::add_real(std::string name, double* target, double min, double max,
                       std::string help) {
-    options_.push_back({std::move(name), std::move(help), false, nullptr, target, min, max});
+    const std::string option = name;
+    options_.push_back({std::move(name), std::move(help), "X",
+                        [=](std::string_view text) { *target = parse_real(text, option, min, max); },
+                        [=] {
+                            std::ostringstream out;
+                            out << bounds(min, max) << ", défaut " << *target;
+                            return out.str();
+                        }});
+}
+
+void Parser::add_choice_option(std::string name, std::vector<std::string> choices,
+                               std::string initial, std::function<void(std::size_t)> select,
+                               std::string help) {
+    const std::string option = name;
+    std::string described = enumeration(choices);
+    if (!initial.empty()) described += ", défaut " + initial;
+    options_.push_back({std::move(name), std::move(help), "NOM",
+                        [=](std::string_view text) { select(parse_choice(text, option, choices)); },
+                        [=] { return described; }});
+}
+
+void Parser::add_flag(std::string name, bool* target, std::string help) {
+    options_.push_back({std::move(name), std::move(help), "", {}, {}, target});
 }
 
 const Parser::Option* Parser::find(std::string_view name) const {
     for (const Option& option : options_)
         if (option.name == name) return &option;
     return nullptr;
-}
-
-void Parser::assign(const Option& option, std::string_view value) const {
-    if (option.is_integer)
-        *option.integer_target = parse_integer(value, option.name,
-                                               static_cast<std::int64_t>(option.min),
-                                               static_cast<std::int64_t>(option.max));
-    else
-        *option.real_target = parse_real(value, option.name, option.min, option.max);
 }
 
 bool Parser::parse(int argc, const char* const* argv) {
@@ -106,10 +143,15 @@ bool Parser::parse(int argc, const char* const* argv) {
             throw UsageError("option inconnue " + quoted(argument) + " ; options reconnues :" +
                              known);
         }
-        if (equal != std::string_view::npos) {
-            assign(*option, argument.substr(equal + 1));
+        if (option->flag != nullptr) {
+            if (equal != std::string_view::npos)
+                throw UsageError(std::string(name) + " : c'est un drapeau, il ne prend pas de valeur (" +
+                                 quoted(argument.substr(equal + 1)) + " donné)");
+            *option->flag = true;
+        } else if (equal != std::string_view::npos) {
+            option->assign(argument.substr(equal + 1));
         } else if (i + 1 < argc) {
-            assign(*option, argv[++i]);
+            option->assign(argv[++i]);
         } else {
             throw UsageError(std::string(name) + " : valeur manquante");
         }
@@ -121,13 +163,11 @@ std::string Parser::help() const {
     std::ostringstream out;
     out << "Usage : " << program_ << " [options]\n" << description_ << "\n\nOptions :\n";
     for (const Option& option : options_) {
-        out << "  " << option.name << (option.is_integer ? " N" : " X") << "\n      "
-            << option.help << " (" << bounds(option.min, option.max) << ", défaut ";
-        if (option.is_integer)
-            out << *option.integer_target;
-        else
-            out << *option.real_target;
-        out << ")\n";
+        out << "  " << option.name;
+        if (!option.placeholder.empty()) out << " " << option.placeholder;
+        out << "\n      " << option.help;
+        if (option.describe) out << " (" << option.describe() << ")";
+        out << "\n";
     }
     out << "  --aide\n      affiche cette aide\n";
     return out.str();

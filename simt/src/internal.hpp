@@ -4,6 +4,8 @@
  */
 #pragma once
 
+#include "simt/occupancy.hpp"
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -29,6 +31,13 @@ const cudaDeviceProp& emulated_properties();
 
 /** @brief Mémoire partagée dynamique autorisée pour @p kernel (cudaFuncSetAttribute). */
 std::size_t dynamic_shared_limit(const void* kernel);
+
+/**
+ * @brief Occupation de @p kernel lancé en blocs de @p threads threads avec
+ *        @p dynamic_shared_bytes octets de mémoire partagée dynamique (occupancy.cpp) : ce
+ *        que rend cudaOccupancyMaxActiveBlocksPerMultiprocessor et ce qu'applique le moteur.
+ */
+Occupancy kernel_occupancy(const void* kernel, unsigned threads, std::size_t dynamic_shared_bytes);
 
 /** @brief Nombre d'ordres de threads du mode « courses de données ». */
 int thread_orders();

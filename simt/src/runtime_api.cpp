@@ -70,6 +70,9 @@ cudaDeviceProp make_properties() {
     p.sharedMemPerBlock = 48 * 1024;
     p.sharedMemPerBlockOptin = 163 * 1024;
     p.sharedMemPerMultiprocessor = 164 * 1024;
+    // Le pilote réserve 1 Kio par bloc en capacité 8.0 : d'où 163 Kio au plus pour un bloc
+    // sur les 164 d'un multiprocesseur. Le modèle d'occupation le compte (occupancy.cpp).
+    p.reservedSharedMemPerBlock = 1024;
     p.regsPerBlock = 65536;
     p.regsPerMultiprocessor = 65536;
     p.totalGlobalMem = std::size_t{4} << 30;
@@ -248,6 +251,8 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int dev
         case cudaDevAttrWarpSize: *value = p.warpSize; break;
         case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
         case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
+        case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(p.sharedMemPerMultiprocessor); break;
+        case cudaDevAttrReservedSharedMemoryPerBlock: *value = int(p.reservedSharedMemPerBlock); break;
         case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
         case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
         case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
@@ -431,7 +436,8 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
     *attributes = {};
     attributes->maxThreadsPerBlock = simt::detail::emulated_properties().maxThreadsPerBlock;
     attributes->maxDynamicSharedSizeBytes = int(simt::detail::dynamic_shared_limit(kernel));
-    attributes->numRegs = 32;  // inconnu pour l'émulateur : une valeur plausible
+    attributes->numRegs = simt::kAssumedRegistersPerThread;  // inconnu de l'émulateur (occupancy.hpp)
+    attributes->sharedSizeBytes = 0;  // mémoire partagée statique : inconnue, comptée pour 0
     attributes->ptxVersion = 80;
     attributes->binaryVersion = 80;
     return cudaSuccess;
@@ -439,11 +445,9 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* kernel, int block_size,
                                                           size_t dynamic_shared) {
     if (!blocks || block_size <= 0) return fail(cudaErrorInvalidValue);
-    const cudaDeviceProp& p = simt::detail::emulated_properties();
-    int count = std::min(p.maxBlocksPerMultiProcessor, p.maxThreadsPerMultiProcessor / block_size);
-    if (dynamic_shared > 0) count = std::min<int>(count, int(p.sharedMemPerMultiprocessor / dynamic_shared));
-    (void)kernel;
-    *blocks = std::max(count, 0);
+    // Le modèle que le moteur applique à chaque lancement : les deux ne peuvent pas diverger.
+    *blocks = simt::detail::kernel_occupancy(kernel, unsigned(block_size), dynamic_shared)
+                  .blocks_per_multiprocessor;
     return cudaSuccess;
 }
 cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t) {

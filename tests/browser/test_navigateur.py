@@ -10,7 +10,12 @@ nom d'hôte. Vérifie :
      exemples (la synthèse GEMM), un seul tableau, une ligne et trois liens par exemple ;
   d. qu'aucune requête ne quitte 127.0.0.1 (pages, workers, navigateur lui-même) et que
      la console reste sans erreur ;
-  e. les captures d'écran (accueil.png, recherche.png, exemple.png, exemples.png).
+  e. les captures d'écran (accueil.png, recherche.png, exemple.png, exemples.png,
+     glossaire.png) ;
+  f. le glossaire : la recherche trouve une fiche par son nom français, son nom anglais, son
+     abréviation et une forme fléchie ; sur une page d'une autre partie (GEMM), la première
+     mention d'un terme est un lien vers sa fiche, dont l'infobulle montre la définition ;
+  g. le site ouvert depuis le disque (file://, plugin offline) : pages et recherche marchent.
 
 Codes de sortie : 0 tout passe, 1 au moins une vérification échoue, 2 environnement
 incomplet (site non construit, Selenium, Chromium ou chromedriver absent).
@@ -40,6 +45,7 @@ try:
     from selenium import webdriver
     from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError as error:
@@ -68,7 +74,14 @@ EXAMPLE_DIR = "examples/ressources/01-boucle-grid-stride"
 # site : seule une recherche qui rapproche les flexions peut trouver la page.
 SEARCHES = {"affaires": "affaire", "absurdes": "absurde"}
 INTERNAL_SCHEMES = {"data", "blob", "about", "chrome"}
-CAPTURES = ["accueil.png", "recherche.png", "exemple.png", "exemples.png"]
+CAPTURES = ["accueil.png", "recherche.png", "exemple.png", "exemples.png", "glossaire.png"]
+# Une fiche du glossaire et ce qui doit la trouver dans la recherche : nom français, nom
+# anglais, abréviation, forme fléchie (un alias au pluriel).
+TERM_PAGE = "glossaire/multiprocesseur.html"
+TERM_SOURCE = Path(__file__).resolve().parents[2] / "glossary" / "multiprocesseur.md"
+TERM_SEARCHES = ["Multiprocesseur de flux", "Streaming Multiprocessor", "SM", "multiprocesseurs"]
+# Page d'une autre partie où un terme du glossaire est mentionné dans la prose.
+OTHER_PART_PAGE = "gemm/01-naif.html"
 # Page qui nomme plusieurs exemples, et sa source (le nombre attendu de lignes du tableau).
 SEVERAL_EXAMPLES = "gemm/synthese.html"
 SEVERAL_EXAMPLES_SOURCE = Path(__file__).resolve().parents[2] / "docs" / "gemm" / "synthese.md"
@@ -101,7 +114,9 @@ class Session:
         return urljoin(self.origin + "/", page)
 
     def is_local(self, url: str) -> bool:
-        return urlsplit(url).scheme in INTERNAL_SCHEMES or url.startswith(self.origin + "/")
+        # file:// : le site ouvert depuis le disque (vérification g), rien d'autre du disque.
+        return (urlsplit(url).scheme in INTERNAL_SCHEMES or url.startswith(self.origin + "/")
+                or url.startswith(self.site.as_uri() + "/"))
 
     def drain_logs(self, page: str) -> int:
         """Relève les journaux du navigateur (chaque lecture les vide) ; rend leur nombre."""
@@ -299,6 +314,94 @@ def check_examples_table(s: Session) -> tuple[list[str], str]:
     return problems, f"{SEVERAL_EXAMPLES} : un tableau, {len(rows)} exemples, liens en HTTP 200"
 
 
+def term_header(source: Path) -> dict:
+    return yaml.safe_load(source.read_text(encoding="utf-8").split("---", 2)[1])
+
+
+def check_glossary_search(s: Session) -> tuple[list[str], str]:
+    s.visit("index.html")
+    problems, found = [], []
+    target = urlsplit(s.url(TERM_PAGE)).path
+    header = term_header(TERM_SOURCE)
+    # Les requêtes viennent de la fiche : le test suit le glossaire s'il change.
+    if header["abreviation"] not in TERM_SEARCHES or header["anglais"] not in TERM_SEARCHES:
+        problems.append(f"{TERM_SOURCE} : anglais ou abréviation changés, mettez à jour TERM_SEARCHES")
+    for query in TERM_SEARCHES:
+        meta, links = search(s, query)
+        # Une page revient une fois par section trouvée : le rang se compte en pages.
+        pages = list(dict.fromkeys(urlsplit(link).path for link in links))
+        if target in pages[:3]:
+            found.append(f"« {query} » (page {pages.index(target) + 1})")
+        else:
+            problems.append(f"« {query} » ne trouve pas {TERM_PAGE} parmi les 3 premières pages "
+                            f"(compteur « {meta} » ; {', '.join(pages[:5])})")
+    return problems, f"{', '.join(found)} → {TERM_PAGE}"
+
+
+def check_glossary_tooltip(s: Session) -> tuple[list[str], str]:
+    s.visit(OTHER_PART_PAGE)
+    links = s.driver.find_elements(By.CSS_SELECTOR, "article a.noyaux-terme")
+    if not links:
+        return [f"{OTHER_PART_PAGE} : aucun lien vers le glossaire (a.noyaux-terme)"], ""
+    problems, link = [], links[0]
+    href, title, word = link.get_attribute("href"), link.get_dom_attribute("title"), link.text
+    slug = Path(urlsplit(href).path).stem
+    source = TERM_SOURCE.parent / f"{slug}.md"
+    if not source.is_file():
+        return [f"« {word} » mène à {href}, qui n'est pas une fiche de glossary/"], ""
+    status, body = fetch(href)
+    if status != 200:
+        problems.append(f"lien « {word} » → {href} : HTTP {status}")
+    elif term_header(source)["terme"] not in body:
+        problems.append(f"{href} ne porte pas le terme « {term_header(source)['terme']} »")
+    # L'infobulle est la définition : la première phrase de la fiche, qui commence le corps.
+    first_words = " ".join(source.read_text(encoding="utf-8").split("---", 2)[2].split()[:2])
+    first_words = first_words.replace("*", "")
+    if not title or not title.startswith(first_words):
+        problems.append(f"infobulle de « {word} » : « {title} » ne commence pas comme la fiche "
+                        f"(« {first_words} »)")
+    # Titres et code ne reçoivent jamais de lien.
+    misplaced = s.driver.find_elements(By.CSS_SELECTOR, "h1 a.noyaux-terme, h2 a.noyaux-terme, "
+                                                        "code a.noyaux-terme, pre a.noyaux-terme")
+    if misplaced:
+        problems.append(f"{len(misplaced)} lien(s) du glossaire dans un titre ou du code")
+    # Au survol, Material remplace l'attribut title par son infobulle.
+    s.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
+    ActionChains(s.driver).move_to_element(link).perform()
+    try:
+        shown = WebDriverWait(s.driver, WAIT_S).until(lambda d: d.execute_script(
+            "const tip = document.querySelector('.md-tooltip2--active, .md-tooltip--active');"
+            "return tip && tip.textContent.trim();"))
+        shown = " ".join(shown.split())
+        if not shown.startswith(first_words):
+            problems.append(f"l'infobulle affichée dit « {shown} »")
+    except WebDriverException:
+        problems.append(f"aucune infobulle affichée au survol de « {word} »")
+        shown = ""
+    s.capture("glossaire.png")
+    return problems, (f"{OTHER_PART_PAGE} : « {word} » → {Path(urlsplit(href).path).name}, "
+                      f"infobulle « {shown[:60]}… »")
+
+
+def check_offline(s: Session) -> tuple[list[str], str]:
+    """Le site ouvert depuis le disque, sans serveur : la recherche doit marcher aussi."""
+    home = s.site / "index.html"
+    s.driver.get(home.as_uri())
+    s.drain_logs(home.as_uri())
+    problems = []
+    meta, links = search(s, TERM_SEARCHES[1])
+    target = (s.site / TERM_PAGE).as_uri()
+    # Les liens de résultat portent la requête (?h=…) et parfois une ancre.
+    if urlsplit(target).path not in (urlsplit(link).path for link in links):
+        problems.append(f"file:// : « {TERM_SEARCHES[1]} » ne trouve pas {target} ({meta})")
+    else:
+        s.driver.get(target)
+        s.drain_logs(target)
+        if "Multiprocesseur" not in s.driver.title:
+            problems.append(f"file:// : {target} affiche « {s.driver.title} »")
+    return problems, f"{home.as_uri()} : recherche « {TERM_SEARCHES[1]} » ({meta}) → {TERM_PAGE}"
+
+
 def math_page(site: Path) -> str | None:
     """Première page (hors référence API) qui contient une formule, s'il y en a une."""
     for path in sorted(site.rglob("*.html")):
@@ -333,6 +436,9 @@ BROWSER_CHECKS = [
     ("b. recherche par flexion", check_search),
     ("c. encadré « Exemple compilable »", check_example_box),
     ("c. tableau des exemples d'une page qui en nomme plusieurs", check_examples_table),
+    ("f. glossaire : recherche par nom français, anglais, abréviation", check_glossary_search),
+    ("f. glossaire : lien et infobulle sur une page GEMM", check_glossary_tooltip),
+    ("g. site ouvert depuis le disque, recherche comprise", check_offline),
     ("d. requêtes des pages et console", check_page_requests),
 ]
 

@@ -58,20 +58,47 @@ class RenderEmulationTimes(unittest.TestCase):
             rendered = mesures.render_emulation("<!-- noyaux:temps-emulation -->", Path(folder))
         self.assertIn("Non mesuré", rendered)
 
-    def test_lists_emulated_tests_with_machine_and_date(self):
+    def test_lists_every_measured_test_with_machine_and_date(self):
         with tempfile.TemporaryDirectory() as folder:
             Path(folder, "emulation.json").write_text(json.dumps({
                 "date": "2000-01-02", "processeur": "Processeur de test", "coeurs": 2,
+                "charge_au_depart": 3.5, "etiquette": "simt", "en_parallele": 1,
                 "duree_totale_s": 1234.5,
-                "tests": {"a.b.cpu": 0.25, "simt.emulateur.cpu": 3.5, "commun.x.cpu": 9.0},
-                "emules": ["a.b.cpu", "simt.emulateur.cpu"]}),
+                "tests": {"a.b.cpu": 0.25, "simt.emulateur.cpu": 3.5}}),
                 encoding="utf-8")
             rendered = mesures.render_emulation("<!-- noyaux:temps-emulation -->", Path(folder))
-        self.assertIn("le 2000-01-02 sur 2 cœurs (Processeur de test)", rendered)
-        self.assertIn("en 1\u202f234,5 s", rendered)
-        self.assertIn("| `a.b.cpu` | 0,25 |", rendered)
-        self.assertIn("| `simt.emulateur.cpu` | 3,50 |", rendered)
-        self.assertNotIn("commun.x.cpu", rendered)
+        self.assertIn("le 2000-01-02 sur une machine sans GPU de 2 cœurs (Processeur de test), "
+                      "un test à la fois : ce sont des durées du processeur", rendered)
+        self.assertIn("La charge moyenne du système était de 3,5 au départ", rendered)
+        self.assertIn("Les 2 tests de l'étiquette `simt` ont pris 1\u202f234,5 s en tout.", rendered)
+        rows = [line for line in rendered.splitlines() if line.startswith("| `")]
+        self.assertEqual(rows, ["| `a.b.cpu` | 0,25 |", "| `simt.emulateur.cpu` | 3,50 |"])
+
+    def test_a_measurement_without_tests_is_an_error(self):
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "emulation.json").write_text(json.dumps({
+                "date": "2000-01-02", "processeur": "Processeur de test", "coeurs": 2,
+                "charge_au_depart": 0.5, "etiquette": "simt", "en_parallele": 1,
+                "duree_totale_s": 0.0, "tests": {}}),
+                encoding="utf-8")
+            with self.assertRaisesRegex(ValueError, "aucun test mesuré"):
+                mesures.render_emulation("<!-- noyaux:temps-emulation -->", Path(folder))
+
+    def test_the_recorded_measurement_renders_every_test(self):
+        """Le fichier que ci/mesurer-emulation a enregistré : chaque test mesuré a sa ligne."""
+        results = ROOT / "results" / "cpu"
+        data = json.loads((results / "emulation.json").read_text(encoding="utf-8"))
+        rendered = mesures.render_emulation("<!-- noyaux:temps-emulation -->", results)
+        self.assertIn(f"le {data['date']} ", rendered)
+        rows = [line for line in rendered.splitlines() if line.startswith("| `")]
+        self.assertEqual(len(rows), len(data["tests"]))
+        # La suite de l'émulateur et au moins un exemple : une mesure, pas une liste réduite.
+        self.assertIn("simt.emulateur.cpu", data["tests"])
+        self.assertTrue(any(name.startswith("gemm.") for name in data["tests"]))
+
+    def test_the_page_without_gpu_shows_the_table(self):
+        page = (ROOT / "docs" / "executer-sans-gpu.md").read_text(encoding="utf-8")
+        self.assertRegex(page, mesures.EMULATION_MARKER)
 
 
 # Données de test inventées (aucun GPU ne les a produites) : la forme est celle qu'écrit
@@ -84,7 +111,7 @@ def _gemm_run(kernel: str, size: int, milliseconds: float, gflops: float) -> dic
 
 FAKE_GEMM_RESULT = {
     "date": "2000-01-02T03:04:05+00:00", "gpu": "GPU de test", "pilote": "0.0", "cuda": "0.0",
-    "benchmarks": {"gemm-banc": {"contexte": {}, "medianes": [
+    "benchmarks": {"gemm-echelle": {"contexte": {}, "medianes": [
         _gemm_run("sgemm_naive", 128, 0.01, 400.0),
         _gemm_run("sgemm_coalesced", 128, 0.005, 800.0),
         _gemm_run("cublas", 128, 0.002, 2000.0),
@@ -188,9 +215,9 @@ class CollectBenchmarkResults(unittest.TestCase):
              "time_unit": "ms", "GFLOP/s": 8.0, "taille": 128},
             skipped, skipped]}
         with tempfile.TemporaryDirectory() as folder:
-            Path(folder, "bench-gemm-banc.json").write_text(json.dumps(report), encoding="utf-8")
+            Path(folder, "bench-gemm-echelle.json").write_text(json.dumps(report), encoding="utf-8")
             collected = gpu_results.benchmarks(Path(folder))
-        self.assertEqual(collected, {"gemm-banc": {
+        self.assertEqual(collected, {"gemm-echelle": {
             "contexte": {"gpu": "GPU de test"},
             "medianes": [{"run_name": "BM_Gemm/k/128/manual_time", "real_time": 0.5,
                           "time_unit": "ms", "iterations": 10, "repetitions": 5,

@@ -7,7 +7,7 @@
  *
  * Usage : noyaux-figures-constantes FICHIER.json
  */
-#include "gemm/banc/ladder.cuh"
+#include "gemm/echelle/ladder.cuh"
 #include "ressources/02-transposition/transposition.cuh"
 
 #include <cstdio>

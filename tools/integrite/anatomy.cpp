@@ -11,8 +11,8 @@ std::vector<ExampleFile> example_files(const ManifestEntry& entry) {
     return {
         {"README.md", true, false, "README.md", {}},
         {"test.cu", true, true, "test.cu", {"test.cu"}},
-        // Une échelle de noyaux (GEMM) partage un benchmark, cité par son dossier « banc ».
-        {"bench.cu", entry.benchmark == "bench.cu", true, "le benchmark", {"bench.cu", "/banc"}},
+        // Une échelle de noyaux (GEMM) partage un benchmark, cité par son dossier « echelle ».
+        {"bench.cu", entry.benchmark == "bench.cu", true, "le benchmark", {"bench.cu", "gemm/echelle/"}},
         {header, true, true, header, {header}},
         {"main.cu", true, true, "main.cu", {"main.cu"}},
         {"CMakeLists.txt", false, false, "CMakeLists.txt", {}},

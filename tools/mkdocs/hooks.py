@@ -1,6 +1,7 @@
 """Crochets MkDocs de Noyaux : référence API et KaTeX servis localement, catalogue des
-exemples généré, encadré « Exemple compilable », figures dessinées depuis les constantes des
-noyaux et typographie française."""
+exemples et glossaire générés, liens et infobulles du glossaire sur chaque page, encadré
+« Exemple compilable », figures dessinées depuis les constantes des noyaux et typographie
+française."""
 from __future__ import annotations
 
 import os
@@ -22,7 +23,9 @@ import catalogue  # noqa: E402
 import couverture  # noqa: E402
 import doxygen  # noqa: E402
 import figures  # noqa: E402
+import glossaire  # noqa: E402
 import mesures  # noqa: E402
+import occupation  # noqa: E402
 import sass  # noqa: E402
 import typographie  # noqa: E402
 from noyaux_outils.manifeste import Example, ManifestError, read_manifest  # noqa: E402
@@ -60,6 +63,12 @@ def on_config(config):
     _state["cuda_tools"] = tools[0].parent
     _state["api_html"] = build / "doxygen" / "html"
     _state["api_pages"] = doxygen.file_pages(tag_file, ROOT)
+    try:
+        _state["terms"] = glossaire.load(build / "bin" / "glossaire", ROOT / "glossary")
+    except glossaire.GlossaryError as error:
+        raise PluginError(str(error)) from error
+    _state["pending"] = glossaire.read_pending(ROOT / "glossary" / "exemples-a-venir.txt")
+    _state["linker"] = glossaire.Linker(_state["terms"])
     if not (KATEX / "katex.min.js").is_file():
         raise PluginError(f"KaTeX absent de {KATEX} : lancez ./ci/setup (paquet libjs-katex)")
     return config
@@ -108,6 +117,16 @@ def on_files(files: Files, config):
                                         example, ROOT, _state["reading_order"][example.directory])))
     files.append(File.generated(config, "exemples/index.md",
                                 content=catalogue.index_page(examples, ROOT)))
+    terms, built = _state["terms"], set(_state["examples"])
+    try:
+        for term in terms.values():
+            files.append(File.generated(config, term.page, content=glossaire.term_page(
+                term, terms, built, _state["pending"])))
+    except glossaire.GlossaryError as error:
+        raise PluginError(str(error)) from error
+    files.append(File.generated(config, glossaire.INDEX, content=glossaire.index_page(terms)))
+    files.append(File.generated(config, glossaire.A_Z, content=glossaire.a_z_page(terms)))
+    files.append(File.generated(config, glossaire.PRINTABLE, content=glossaire.printable_page(terms)))
     files.append(File.generated(config, "ressources/couverture.md", content=couverture.page(
         ROOT / "tests" / "ressources" / "entrees-du-document.txt",
         ROOT / "docs" / "ressources" / "couverture.yml", _state["examples"])))
@@ -168,8 +187,9 @@ def on_page_markdown(markdown, page, config, files):
         plot_url = posixpath.relpath(mesures.LADDER_PLOT, posixpath.dirname(page.file.src_uri) or ".")
     markdown = mesures.render_sweep(mesures.render_gemm(markdown, RESULTS, plot_url), RESULTS)
     try:
-        return sass.render(markdown, _built_program, _state["cuda_tools"])
-    except sass.SassError as error:
+        markdown = sass.render(markdown, _built_program, _state["cuda_tools"])
+        return occupation.render(markdown, _built_program, _state["cuda_tools"])
+    except (sass.SassError, occupation.OccupationError) as error:
         raise PluginError(f"{page.file.src_uri} : {error}") from error
 
 
@@ -181,6 +201,13 @@ def _built_program(directory: str) -> Path:
 
 
 def on_page_content(html, page, config, files):
+    # Première mention de chaque terme du glossaire : lien vers sa fiche, définition en
+    # infobulle (les liens déjà écrits vers une fiche la reçoivent aussi). La page imprimable
+    # se suffit à elle-même : ses renvois sont des ancres locales.
+    uri = page.file.src_uri
+    if uri != glossaire.PRINTABLE:
+        own = Path(uri).stem if uri.startswith(glossaire.FOLDER + "/") else None
+        html = _state["linker"].link(html, uri, own)
     boxes = page.meta.get("noyaux_boxes")
     if boxes:
         template = config.theme.get_env().get_template(BOX_TEMPLATE)

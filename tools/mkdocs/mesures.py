@@ -76,20 +76,26 @@ EMULATION_MARKER = re.compile(r"<!--\s*noyaux:temps-emulation\s*-->")
 
 
 def emulation_table(results_dir: Path) -> str:
-    """Durées des tests cpu enregistrées par ci/mesurer-emulation (temps du processeur)."""
+    """Durées des tests sur l'émulateur, enregistrées par ci/mesurer-emulation (temps du processeur)."""
     path = results_dir / "emulation.json"
     if not path.is_file():
         return ('!!! warning "Non mesuré"\n    Aucune durée enregistrée : lancez '
                 "`ci/mesurer-emulation` après `./ci/test`.")
     data = json.loads(path.read_text(encoding="utf-8"))
-    lines = [f"Durées mesurées par `ci/mesurer-emulation` le {data['date']} sur {data['coeurs']} "
-             f"cœurs ({data['processeur']}) : toute l'étiquette `cpu` en "
-             f"{french_number(data['duree_totale_s'], 1)} s.", "",
-             "Tests exécutés sur l'émulateur :", "",
+    tests = data["tests"]
+    if not tests:
+        raise ValueError(f"{path} : aucun test mesuré ; relancez ci/mesurer-emulation")
+    lines = [f"Durées mesurées par `ci/mesurer-emulation` le {data['date']} sur une machine sans "
+             f"GPU de {data['coeurs']} cœurs ({data['processeur']}), un test à la fois : ce sont "
+             "des durées du processeur, qui ne disent rien de la vitesse d'un GPU. La charge "
+             f"moyenne du système était de {french_number(data['charge_au_depart'], 1)} au départ "
+             "(la machine est partagée : une charge au-delà du nombre de cœurs allonge les "
+             "durées). Les "
+             f"{len(tests)} tests de l'étiquette `{data['etiquette']}` ont pris "
+             f"{french_number(data['duree_totale_s'], 1)} s en tout.", "",
              "| Test | Durée (s) |", "| --- | ---: |"]
-    for name in data["emules"]:
-        if name in data["tests"]:
-            lines.append(f"| `{name}` | {french_number(data['tests'][name], 2)} |")
+    for name, seconds in tests.items():
+        lines.append(f"| `{name}` | {french_number(seconds, 2)} |")
     return "\n".join(lines)
 
 
@@ -97,14 +103,14 @@ def render_emulation(markdown: str, results_dir: Path) -> str:
     return EMULATION_MARKER.sub(lambda _: emulation_table(results_dir), markdown)
 
 
-# --- Échelle GEMM : le benchmark commun examples/gemm/banc (clé « gemm-banc ») -------------
+# --- Échelle GEMM : le benchmark commun examples/gemm/echelle (clé « gemm-echelle ») -------------
 #
 #     <!-- noyaux:mesures-gemm sgemm_naive -->   tableau d'un noyau, toutes tailles
 #     <!-- noyaux:echelle-gemm -->               l'échelle à 4096³ et la courbe de chaque noyau
 
 GEMM_MARKER = re.compile(r"<!--\s*noyaux:mesures-gemm\s+(\S+)\s*-->")
 LADDER_MARKER = re.compile(r"<!--\s*noyaux:echelle-gemm\s*-->")
-GEMM_BENCH = "gemm-banc"
+GEMM_BENCH = "gemm-echelle"
 CUBLAS = "cublas"
 LADDER_SIZE = 4096
 # Courbe générée par le crochet MkDocs dans le site (on_files), à côté de la page de synthèse.

@@ -69,19 +69,23 @@ def describe(kernel: Kernel, arch: str) -> str:
     return "\n\n".join(lines)
 
 
+def find_kernel(tools: Path, binary: Path, name: str, arch: str) -> Kernel:
+    """Le noyau @p name du programme construit @p binary, lu par cuobjdump pour @p arch."""
+    if not binary.is_file():
+        raise SassError(f"programme absent : {binary} ; construisez d'abord les exemples "
+                        "(cmake --build build)")
+    try:
+        kernels = kernels_named(tools, binary, arch, name)
+    except CodeMachineError as error:
+        raise SassError(str(error)) from error
+    if not kernels:
+        raise SassError(f"aucun noyau « {name} » pour {arch} dans {binary}")
+    return kernels[0]
+
+
 def render(markdown: str, binary_for, tools: Path) -> str:
     """Remplace chaque marqueur ; @p binary_for(dossier) donne le programme construit."""
     def replace(match: re.Match) -> str:
         directory, name, arch = match.groups()
-        binary = binary_for(directory)
-        if not binary.is_file():
-            raise SassError(f"programme absent : {binary} ; construisez d'abord les exemples "
-                            "(cmake --build build)")
-        try:
-            kernels = kernels_named(tools, binary, arch, name)
-        except CodeMachineError as error:
-            raise SassError(str(error)) from error
-        if not kernels:
-            raise SassError(f"aucun noyau « {name} » pour {arch} dans {binary}")
-        return describe(kernels[0], arch)
+        return describe(find_kernel(tools, binary_for(directory), name, arch), arch)
     return MARKER.sub(replace, markdown)

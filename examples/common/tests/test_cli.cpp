@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <string>
+#include <vector>
 
 using noyaux::cli::Parser;
 using noyaux::cli::UsageError;
+using noyaux::cli::parse_choice;
 using noyaux::cli::parse_integer;
 using noyaux::cli::parse_real;
 using testing::HasSubstr;
@@ -65,14 +68,35 @@ TEST(ParseReal, AcceptsFiniteValuesAndRejectsOthers) {
                 HasSubstr("hors limites"));
 }
 
+TEST(ParseChoice, FindsTheChoiceAndListsAllOnError) {
+    const std::vector<std::string> choices{"naif", "partagee", "partagee-decalee"};
+    EXPECT_EQ(parse_choice("partagee", "--noyau", choices), 1u);
+    EXPECT_EQ(parse_choice("partagee-decalee", "--noyau", choices), 2u);
+    // Ni préfixe, ni casse différente, ni chaîne vide : seul le nom exact est un choix.
+    for (const char* text : {"rapide", "partage", "NAIF", ""})
+        EXPECT_THAT(usage_error_message([&] { parse_choice(text, "--noyau", choices); }),
+                    HasSubstr("n'est pas un choix valide ; attendu naif, partagee ou "
+                              "partagee-decalee"))
+            << text;
+    EXPECT_THAT(usage_error_message([] { parse_choice("x", "--mode", {"seul"}); }),
+                HasSubstr("--mode : « x » n'est pas un choix valide ; attendu seul"));
+}
+
+enum class Mode { slow, fast };
+
 class ParserTest : public testing::Test {
 protected:
     ParserTest() : parser("programme", "Description.") {
         parser.add_integer("--taille", &size, 0, 1000, "nombre d'éléments");
         parser.add_real("--alpha", &alpha, -10, 10, "coefficient");
+        parser.add_choice("--mode", &mode, {{"lent", Mode::slow}, {"rapide", Mode::fast}},
+                          "vitesse");
+        parser.add_flag("--verbeux", &verbose, "affiche le détail");
     }
     std::int64_t size = 7;
     double alpha = 1.0;
+    Mode mode = Mode::slow;
+    bool verbose = false;
     Parser parser;
 };
 
@@ -81,6 +105,8 @@ TEST_F(ParserTest, KeepsDefaultsWithoutArguments) {
     EXPECT_TRUE(parser.parse(1, argv.data()));
     EXPECT_EQ(size, 7);
     EXPECT_EQ(alpha, 1.0);
+    EXPECT_EQ(mode, Mode::slow);
+    EXPECT_FALSE(verbose);
 }
 
 TEST_F(ParserTest, ReadsSeparateAndJoinedValues) {
@@ -93,7 +119,8 @@ TEST_F(ParserTest, ReadsSeparateAndJoinedValues) {
 TEST_F(ParserTest, RejectsUnknownOptionAndListsKnownOnes) {
     const std::array argv{"programme", "--taile", "12"};
     EXPECT_THAT(usage_error_message([&] { parser.parse(3, argv.data()); }),
-                HasSubstr("option inconnue « --taile » ; options reconnues : --taille --alpha"));
+                HasSubstr("option inconnue « --taile » ; options reconnues : --taille --alpha "
+                          "--mode --verbeux"));
 }
 
 TEST_F(ParserTest, RejectsMissingValue) {
@@ -110,4 +137,41 @@ TEST_F(ParserTest, HelpStopsParsingAndListsOptions) {
     EXPECT_THAT(printed, HasSubstr("Usage : programme [options]"));
     EXPECT_THAT(printed, HasSubstr("--taille N"));
     EXPECT_THAT(printed, HasSubstr("entre 0 et 1000, défaut 7"));
+}
+
+TEST_F(ParserTest, ReadsChoicesInBothForms) {
+    const std::array argv{"programme", "--mode", "rapide"};
+    EXPECT_TRUE(parser.parse(3, argv.data()));
+    EXPECT_EQ(mode, Mode::fast);
+    const std::array joined{"programme", "--mode=lent"};
+    EXPECT_TRUE(parser.parse(2, joined.data()));
+    EXPECT_EQ(mode, Mode::slow);
+}
+
+TEST_F(ParserTest, RejectsUnknownChoiceAndListsValidOnes) {
+    const std::array argv{"programme", "--mode", "moyen"};
+    EXPECT_THAT(usage_error_message([&] { parser.parse(3, argv.data()); }),
+                HasSubstr("--mode : « moyen » n'est pas un choix valide ; attendu lent ou rapide"));
+    EXPECT_EQ(mode, Mode::slow);
+    const std::array missing{"programme", "--mode"};
+    EXPECT_THAT(usage_error_message([&] { parser.parse(2, missing.data()); }),
+                HasSubstr("--mode : valeur manquante"));
+}
+
+TEST_F(ParserTest, FlagTakesNoValue) {
+    // Le drapeau ne consomme pas l'argument suivant : « --taille 3 » reste lu.
+    const std::array argv{"programme", "--verbeux", "--taille", "3"};
+    EXPECT_TRUE(parser.parse(4, argv.data()));
+    EXPECT_TRUE(verbose);
+    EXPECT_EQ(size, 3);
+    const std::array valued{"programme", "--verbeux=oui"};
+    EXPECT_THAT(usage_error_message([&] { parser.parse(2, valued.data()); }),
+                HasSubstr("--verbeux : c'est un drapeau, il ne prend pas de valeur (« oui » donné)"));
+}
+
+TEST_F(ParserTest, HelpDescribesChoicesAndFlags) {
+    const std::string help = parser.help();
+    EXPECT_THAT(help, HasSubstr("  --mode NOM\n      vitesse (lent ou rapide, défaut lent)\n"));
+    EXPECT_THAT(help, HasSubstr("  --verbeux\n      affiche le détail\n"));
+    EXPECT_THAT(help, HasSubstr("  --alpha X\n      coefficient (entre -10 et 10, défaut 1)\n"));
 }

@@ -16,8 +16,8 @@ namespace noyaux::gemm {
  * différentes de A, à K flottants d'écart, et écrivent 32 lignes différentes de C. Chaque
  * accès d'un warp touche donc 32 segments de mémoire au lieu d'un (pas de coalescence).
  */
-__global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b,
-                            float beta, float* c) {
+__global__ void __launch_bounds__(32 * 32)  // les blocs 32×32 du lanceur
+    sgemm_naive(int m, int n, int k, float alpha, const float* a, const float* b, float beta, float* c) {
     const int row = blockIdx.x * blockDim.x + threadIdx.x;
     const int col = blockIdx.y * blockDim.y + threadIdx.y;
     if (row < m && col < n) {  // les blocs du bord débordent de C
@@ -28,23 +28,16 @@ __global__ void sgemm_naive(int m, int n, int k, float alpha, const float* a, co
 }
 // --8<-- [end:noyau]
 
-/** @brief L'étape 1 pour le lanceur, les tests et le benchmark communs. */
-struct NaiveKernel {
+// --8<-- [start:lancement]
+/** @brief L'étape 1 pour le lanceur, les tests et le benchmark communs (common/kernel.cuh). */
+struct NaiveKernel : GemmStep<NaiveKernel> {
     static constexpr const char* name = "sgemm_naive";  ///< nom affiché
-    static constexpr Shape granularity{1, 1, 1};  ///< toute forme : les bords sont gardés
-    /** @brief Le noyau, pour vérifier qu\'il a du code pour le GPU présent. */
-    static const void* entry() { return reinterpret_cast<const void*>(sgemm_naive); }
-
-    // --8<-- [start:lancement]
-    /** @brief Blocs de 32×32 threads, autant qu'il en faut pour couvrir C. */
-    static void launch(const GemmArgs& args, cudaStream_t stream) {
-        check_shape<NaiveKernel>(args.shape);
-        const auto [m, n, k] = args.shape;
-        const dim3 block(32, 32);
-        const dim3 grid((m + 31) / 32, (n + 31) / 32);
-        sgemm_naive<<<grid, block, 0, stream>>>(m, n, k, args.alpha, args.a, args.b, args.beta, args.c);
+    static constexpr auto kernel = sgemm_naive;         ///< toute forme : les bords sont gardés
+    /** @brief Blocs de 32×32 threads, autant qu'il en faut pour couvrir C ; x suit les lignes. */
+    static LaunchGeometry geometry(const Shape& shape) {
+        return {dim3((shape.m + 31) / 32, (shape.n + 31) / 32), dim3(32, 32)};
     }
-    // --8<-- [end:lancement]
 };
+// --8<-- [end:lancement]
 
 }  // namespace noyaux::gemm

@@ -7,5 +7,8 @@
 #include "gemm/common/test_suite.cuh"
 
 namespace noyaux::gemm {
+// --8<-- [start:garanties]
+// La suite commune de l'échelle (common/test_suite.cuh), appliquée à NaiveKernel.
 INSTANTIATE_TYPED_TEST_SUITE_P(Naif, GemmLadderTest, NaiveKernel);
+// --8<-- [end:garanties]
 }  // namespace noyaux::gemm

@@ -18,8 +18,9 @@ namespace noyaux::gemm {
  * est la même adresse pour tous (diffusée). Le calcul est identique à l'étape 1 ; seule la
  * correspondance entre threads et éléments a changé.
  */
-__global__ void sgemm_coalesced(int m, int n, int k, float alpha, const float* a, const float* b,
-                                float beta, float* c) {
+__global__ void __launch_bounds__(32 * 32)  // les blocs 32×32 du lanceur
+    sgemm_coalesced(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
+                    float* c) {
     const int row = blockIdx.y * blockDim.y + threadIdx.y;
     const int col = blockIdx.x * blockDim.x + threadIdx.x;
     if (row < m && col < n) {
@@ -30,24 +31,16 @@ __global__ void sgemm_coalesced(int m, int n, int k, float alpha, const float* a
 }
 // --8<-- [end:noyau]
 
-/** @brief L'étape 2 pour le lanceur, les tests et le benchmark communs. */
-struct CoalescedKernel {
+// --8<-- [start:lancement]
+/** @brief L'étape 2 pour le lanceur, les tests et le benchmark communs (common/kernel.cuh). */
+struct CoalescedKernel : GemmStep<CoalescedKernel> {
     static constexpr const char* name = "sgemm_coalesced";  ///< nom affiché
-    static constexpr Shape granularity{1, 1, 1};  ///< toute forme : les bords sont gardés
-    /** @brief Le noyau, pour vérifier qu\'il a du code pour le GPU présent. */
-    static const void* entry() { return reinterpret_cast<const void*>(sgemm_coalesced); }
-
-    // --8<-- [start:lancement]
-    /** @brief Blocs de 32×32 threads ; x parcourt les colonnes de C, y ses lignes. */
-    static void launch(const GemmArgs& args, cudaStream_t stream) {
-        check_shape<CoalescedKernel>(args.shape);
-        const auto [m, n, k] = args.shape;
-        const dim3 block(32, 32);
-        const dim3 grid((n + 31) / 32, (m + 31) / 32);
-        sgemm_coalesced<<<grid, block, 0, stream>>>(m, n, k, args.alpha, args.a, args.b, args.beta,
-                                                    args.c);
+    static constexpr auto kernel = sgemm_coalesced;         ///< toute forme : les bords sont gardés
+    /** @brief Blocs de 32×32 threads ; x parcourt maintenant les colonnes de C, y ses lignes. */
+    static LaunchGeometry geometry(const Shape& shape) {
+        return {dim3((shape.n + 31) / 32, (shape.m + 31) / 32), dim3(32, 32)};
     }
-    // --8<-- [end:lancement]
 };
+// --8<-- [end:lancement]
 
 }  // namespace noyaux::gemm

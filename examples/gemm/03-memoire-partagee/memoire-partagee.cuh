@@ -20,8 +20,9 @@ namespace noyaux::gemm {
  * par des zéros, qui n'ajoutent rien aux sommes : toute forme est acceptée.
  */
 template <int TILE>
-__global__ void sgemm_shared_memory(int m, int n, int k, float alpha, const float* a, const float* b,
-                                    float beta, float* c) {
+__global__ void __launch_bounds__(TILE * TILE)
+    sgemm_shared_memory(int m, int n, int k, float alpha, const float* a, const float* b, float beta,
+                        float* c) {
     __shared__ float a_tile[TILE][TILE];
     __shared__ float b_tile[TILE][TILE];
 
@@ -46,27 +47,19 @@ __global__ void sgemm_shared_memory(int m, int n, int k, float alpha, const floa
 }
 // --8<-- [end:noyau]
 
-/** @brief L'étape 3 pour le lanceur, les tests et le benchmark communs. */
-struct SharedMemoryKernel {
+// --8<-- [start:lancement]
+/** @brief L'étape 3 pour le lanceur, les tests et le benchmark communs (common/kernel.cuh). */
+struct SharedMemoryKernel : GemmStep<SharedMemoryKernel> {
     static constexpr int tile = 32;  ///< côté des tuiles (un thread par élément d'une tuile de C)
-    /** @brief Le noyau, instancié pour des tuiles 32×32 (1 024 threads, 8 Kio de mémoire partagée). */
-    static constexpr auto kernel = sgemm_shared_memory<tile>;
     static constexpr const char* name = "sgemm_shared_memory";  ///< nom affiché
-    /** @brief Toute forme : les tuiles du bord sont complétées par des zéros. */
-    static constexpr Shape granularity{1, 1, 1};
-    /** @brief Le noyau, pour vérifier qu'il a du code pour le GPU présent. */
-    static const void* entry() { return reinterpret_cast<const void*>(kernel); }
-
-    // --8<-- [start:lancement]
-    /** @brief Blocs de 32×32 threads, un par tuile de C ; x parcourt les colonnes, y les lignes. */
-    static void launch(const GemmArgs& args, cudaStream_t stream) {
-        check_shape<SharedMemoryKernel>(args.shape);
-        const auto [m, n, k] = args.shape;
-        const dim3 block(tile, tile);
-        const dim3 grid((n + tile - 1) / tile, (m + tile - 1) / tile);
-        kernel<<<grid, block, 0, stream>>>(m, n, k, args.alpha, args.a, args.b, args.beta, args.c);
+    /** @brief Tuiles 32×32 (1 024 threads, 8 Kio de mémoire partagée) ; toute forme acceptée. */
+    static constexpr auto kernel = sgemm_shared_memory<tile>;
+    /** @brief Un bloc par tuile de C, grille arrondie au-dessus ; x suit les colonnes. */
+    static LaunchGeometry geometry(const Shape& shape) {
+        const int tiles_n = (shape.n + tile - 1) / tile, tiles_m = (shape.m + tile - 1) / tile;
+        return {dim3(tiles_n, tiles_m), dim3(tile, tile)};
     }
-    // --8<-- [end:lancement]
 };
+// --8<-- [end:lancement]
 
 }  // namespace noyaux::gemm

@@ -12,57 +12,37 @@
 #pragma once
 
 #include "gemm/common/kernel.cuh"
+#include "gemm/common/vectorized.cuh"
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
-#include <stdexcept>
-#include <string>
 
 namespace noyaux::gemm {
 
-/** @brief Paramètres, dispositions et analyse des bancs propres à l'étape 7. */
+/** @brief Dispositions et analyse des bancs propres à l'étape 7. */
 namespace conflict_free {
 
-inline constexpr int block_m = 128;    ///< lignes de C (et de A) traitées par un bloc
-inline constexpr int block_n = 128;    ///< colonnes de C (et de B) traitées par un bloc
-inline constexpr int block_k = 8;      ///< profondeur d'une tuile de A et de B
-inline constexpr int thread_m = 8;     ///< lignes de C calculées par un thread
-inline constexpr int thread_n = 8;     ///< colonnes de C calculées par un thread
-/** @brief Threads par bloc : un par sous-tuile 8×8 de la tuile 128×128 de C (256). */
-inline constexpr int threads = (block_m / thread_m) * (block_n / thread_n);
-
-static_assert(block_m * block_k == 4 * threads && block_k * block_n == 4 * threads);
-static_assert(thread_m == 8 && thread_n == 8);
+using Config = VectorizedConfig;  ///< les tailles des étapes 5 et 6
+inline constexpr int block_m = Config::block_m;    ///< lignes de C (et de A) par bloc
+inline constexpr int block_n = Config::block_n;    ///< colonnes de C (et de B) par bloc
+inline constexpr int block_k = Config::block_k;    ///< profondeur d'une tranche
+inline constexpr int thread_m = Config::thread_m;  ///< lignes de C par thread
+inline constexpr int thread_n = Config::thread_n;  ///< colonnes de C par thread
+inline constexpr int threads = Config::threads;    ///< threads par bloc (256)
 
 // --8<-- [start:indices]
-// Qui touche quoi : ces fonctions servent au noyau comme à l'analyse des bancs.
+// Qui touche quoi : l'analyse appelle les fonctions mêmes du noyau (common/vector_tiles.cuh
+// pour le chargement, common/vectorized.cuh pour le carré de C de chaque thread).
 
-/** @brief Ligne de C (en sous-tuiles 8×8) calculée par le thread @p tid. */
-__host__ __device__ constexpr int thread_row(int tid) { return tid / (block_n / thread_n); }
-/** @brief Colonne de C (en sous-tuiles 8×8) calculée par le thread @p tid. */
-__host__ __device__ constexpr int thread_col(int tid) { return tid % (block_n / thread_n); }
-/** @brief Ligne du float4 de A chargé par le thread @p tid (deux threads par ligne de 8). */
-__host__ __device__ constexpr int a_load_row(int tid) { return tid / (block_k / 4); }
-/** @brief Première colonne du float4 de A chargé par le thread @p tid (0 ou 4). */
-__host__ __device__ constexpr int a_load_col(int tid) { return 4 * (tid % (block_k / 4)); }
-/** @brief Ligne du float4 de B chargé par le thread @p tid (un warp par ligne de 128). */
-__host__ __device__ constexpr int b_load_row(int tid) { return tid / (block_n / 4); }
-/** @brief Première colonne du float4 de B chargé par le thread @p tid. */
-__host__ __device__ constexpr int b_load_col(int tid) { return 4 * (tid % (block_n / 4)); }
+/** @brief Qui charge quel float4 de A et de B : a_row, a_col, b_row, b_col. */
+using Load = VectorTileLoad<block_m, block_n, block_k, threads>;
+/** @brief Première ligne de C (dans la tuile du bloc) du carré 8×8 du thread @p tid. */
+constexpr int c_row(int tid) { return square_row<block_n, thread_m, thread_n>(tid); }
+/** @brief Première colonne de C du carré 8×8 du thread @p tid. */
+constexpr int c_col(int tid) { return square_col<block_n, thread_n>(tid); }
 // --8<-- [end:indices]
 
 // --8<-- [start:dispositions]
-/** @brief Disposition de l'étape 6 : A transposée en lignes de 128 flottants, B telle quelle. */
-struct PlainLayout {
-    static constexpr int a_floats = block_k * block_m;  ///< taille de la tuile de A
-    static constexpr int b_floats = block_k * block_n;  ///< taille de la tuile de B
-    /** @brief Indice de l'élément (kk, mm) de la tuile de A transposée. */
-    __host__ __device__ static constexpr int a(int kk, int mm) { return kk * block_m + mm; }
-    /** @brief Indice de l'élément (kk, nn) de la tuile de B. */
-    __host__ __device__ static constexpr int b(int kk, int nn) { return kk * block_n + nn; }
-};
-
 /**
  * @brief Disposition de l'étape 7.
  *
@@ -172,16 +152,16 @@ constexpr WarpAccess warp_access(SharedAccess which, int warp, int step) {
         const int tid = warp * warp_size + lane;
         switch (which) {
             case SharedAccess::a_store:
-                access.word[lane] = Layout::a(a_load_col(tid) + step, a_load_row(tid));
+                access.word[lane] = Layout::a(Load::a_col(tid) + step, Load::a_row(tid));
                 break;
             case SharedAccess::b_store:
-                access.word[lane] = Layout::b(b_load_row(tid), b_load_col(tid));
+                access.word[lane] = Layout::b(Load::b_row(tid), Load::b_col(tid));
                 break;
             case SharedAccess::a_read:
-                access.word[lane] = Layout::a(kk, thread_row(tid) * thread_m + offset);
+                access.word[lane] = Layout::a(kk, c_row(tid) + offset);
                 break;
             case SharedAccess::b_read:
-                access.word[lane] = Layout::b(kk, thread_col(tid) * thread_n + offset);
+                access.word[lane] = Layout::b(kk, c_col(tid) + offset);
                 break;
         }
     }
@@ -213,109 +193,29 @@ constexpr int passes_per_tile(SharedAccess which, int warp) {
 }
 // --8<-- [end:analyse]
 
-/** @brief Lit quatre flottants consécutifs, alignés sur 16 octets, en un accès de 128 bits. */
-__device__ __forceinline__ float4 load4(const float* p) { return *reinterpret_cast<const float4*>(p); }
-
-/** @brief Écrit quatre flottants consécutifs, alignés sur 16 octets, en un accès de 128 bits. */
-__device__ __forceinline__ void store4(float* p, float4 v) { *reinterpret_cast<float4*>(p) = v; }
-
 }  // namespace conflict_free
 
 // --8<-- [start:noyau]
 /**
- * @brief C ← α·A·B + β·C ; le noyau de l'étape 6, dont les tuiles en mémoire partagée suivent
- *        conflict_free::ConflictFreeLayout : ni les écritures de A transposée ni les lectures
- *        de B ne se disputent un banc.
+ * @brief C ← α·A·B + β·C : le noyau de l'étape 6 (common/vectorized.cuh), dont les tuiles en
+ *        mémoire partagée suivent conflict_free::ConflictFreeLayout ; ni les écritures de A
+ *        transposée ni les lectures de B ne se disputent un banc. C garde sa disposition : la
+ *        permutation ne concerne que la mémoire partagée.
  */
 __global__ void __launch_bounds__(conflict_free::threads)
     sgemm_bank_conflict_free([[maybe_unused]] int m, int n, int k, float alpha,
                              const float* __restrict__ a, const float* __restrict__ b, float beta,
                              float* __restrict__ c) {
     using namespace conflict_free;
-    using Layout = ConflictFreeLayout;
-    alignas(16) __shared__ float a_tile[Layout::a_floats];  // A transposée, lignes de 132
-    alignas(16) __shared__ float b_tile[Layout::b_floats];  // B, blocs de 16 octets permutés
-
-    const int tid = static_cast<int>(threadIdx.x);
-    const int a_row = a_load_row(tid), a_col = a_load_col(tid);
-    const int b_row = b_load_row(tid), b_col = b_load_col(tid);
-    const int c_row = thread_row(tid) * thread_m, c_col = thread_col(tid) * thread_n;
-
-    a += static_cast<int>(blockIdx.y) * block_m * k;
-    b += static_cast<int>(blockIdx.x) * block_n;
-    c += static_cast<int>(blockIdx.y) * block_m * n + static_cast<int>(blockIdx.x) * block_n;
-
-    float acc[thread_m][thread_n] = {};
-    for (int tile = 0; tile < k; tile += block_k) {
-        const float4 a4 = load4(&a[a_row * k + tile + a_col]);
-        a_tile[Layout::a(a_col + 0, a_row)] = a4.x;
-        a_tile[Layout::a(a_col + 1, a_row)] = a4.y;
-        a_tile[Layout::a(a_col + 2, a_row)] = a4.z;
-        a_tile[Layout::a(a_col + 3, a_row)] = a4.w;
-        // La permutation déplace des blocs de 16 octets entiers : le float4 reste d'un tenant.
-        store4(&b_tile[Layout::b(b_row, b_col)], load4(&b[(tile + b_row) * n + b_col]));
-        __syncthreads();
-
-#pragma unroll
-        for (int kk = 0; kk < block_k; ++kk) {
-            const float4 a_lo = load4(&a_tile[Layout::a(kk, c_row)]);
-            const float4 a_hi = load4(&a_tile[Layout::a(kk, c_row + 4)]);
-            const float4 b_lo = load4(&b_tile[Layout::b(kk, c_col)]);
-            const float4 b_hi = load4(&b_tile[Layout::b(kk, c_col + 4)]);
-            const float a_frag[thread_m] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-            const float b_frag[thread_n] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
-#pragma unroll
-            for (int i = 0; i < thread_m; ++i)
-#pragma unroll
-                for (int j = 0; j < thread_n; ++j) acc[i][j] += a_frag[i] * b_frag[j];
-        }
-        __syncthreads();
-    }
-
-    // C garde la disposition de l'étape 6 : la permutation ne concerne que la mémoire partagée.
-#pragma unroll
-    for (int i = 0; i < thread_m; ++i) {
-        float* row = &c[(c_row + i) * n + c_col];
-#pragma unroll
-        for (int j = 0; j < thread_n; j += 4) {
-            const float4 old = load4(row + j);
-            store4(row + j, make_float4(alpha * acc[i][j + 0] + beta * old.x,
-                                        alpha * acc[i][j + 1] + beta * old.y,
-                                        alpha * acc[i][j + 2] + beta * old.z,
-                                        alpha * acc[i][j + 3] + beta * old.w));
-        }
-    }
+    vectorized_block_gemm<block_m, block_n, block_k, thread_m, thread_n, ConflictFreeLayout>(
+        n, k, alpha, a, b, beta, c);
 }
 // --8<-- [end:noyau]
 
-/** @brief L'étape 7 pour le lanceur, les tests et le benchmark communs. */
-struct BankConflictFreeKernel {
+/** @brief L'étape 7 pour le lanceur, les tests et le benchmark communs (TiledStep, common/kernel.cuh). */
+struct BankConflictFreeKernel : TiledStep<BankConflictFreeKernel, VectorizedConfig, 16> {
     static constexpr const char* name = "sgemm_bank_conflict_free";  ///< nom affiché
-    /** @brief Multiples de la tuile du bloc : pas de bord ; N et K multiples de 4 au passage. */
-    static constexpr Shape granularity{conflict_free::block_m, conflict_free::block_n,
-                                       conflict_free::block_k};
-    /** @brief Le noyau, pour vérifier qu'il a du code pour le GPU présent. */
-    static const void* entry() { return reinterpret_cast<const void*>(sgemm_bank_conflict_free); }
-
-    /** @brief Refuse un pointeur qui n'est pas aligné sur 16 octets : les float4 l'exigent. */
-    static void check_alignment(const GemmArgs& args) {
-        for (const void* pointer : {static_cast<const void*>(args.a), static_cast<const void*>(args.b),
-                                    static_cast<const void*>(args.c)})
-            if (reinterpret_cast<std::uintptr_t>(pointer) % 16 != 0)
-                throw std::invalid_argument(std::string(name) +
-                                            " : A, B et C doivent commencer à une adresse "
-                                            "multiple de 16 octets (accès float4)");
-    }
-
-    /** @brief Une grille de tuiles 128×128 de C, 256 threads par bloc. */
-    static void launch(const GemmArgs& args, cudaStream_t stream) {
-        check_shape<BankConflictFreeKernel>(args.shape);
-        check_alignment(args);
-        const auto [m, n, k] = args.shape;
-        const dim3 grid(n / conflict_free::block_n, m / conflict_free::block_m);
-        sgemm_bank_conflict_free<<<grid, conflict_free::threads, 0, stream>>>(
-            m, n, k, args.alpha, args.a, args.b, args.beta, args.c);
-    }
+    static constexpr auto kernel = sgemm_bank_conflict_free;         ///< le noyau lancé
 };
 
 }  // namespace noyaux::gemm

@@ -7,13 +7,13 @@
  */
 #include "recherche-parametres.cuh"
 
-#include "gemm/banc/harness.cuh"
+#include "gemm/echelle/harness.cuh"
 
 #include <string>
 
 namespace {
 
-using namespace noyaux::gemm::banc;
+using namespace noyaux::gemm::ladder_bench;
 using noyaux::gemm::ConfigurationList;
 using noyaux::gemm::TunableKernel;
 

@@ -17,7 +17,11 @@ struct AsTestTypes<ConfigurationList<Kernels...>> {
     using type = testing::Types<Kernels...>;
 };
 
+// --8<-- [start:garanties]
+// La suite commune de l'échelle (common/test_suite.cuh), pour chaque configuration de
+// SweptConfigurations : une configuration fausse ne peut pas gagner le balayage.
 INSTANTIATE_TYPED_TEST_SUITE_P(RechercheParametres, GemmLadderTest,
                                AsTestTypes<SweptConfigurations>::type);
+// --8<-- [end:garanties]
 
 }  // namespace noyaux::gemm

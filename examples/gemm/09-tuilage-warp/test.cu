@@ -7,5 +7,8 @@
 #include "gemm/common/test_suite.cuh"
 
 namespace noyaux::gemm {
+// --8<-- [start:garanties]
+// La suite commune de l'échelle (common/test_suite.cuh), appliquée à WarptilingKernel.
 INSTANTIATE_TYPED_TEST_SUITE_P(TuilageWarp, GemmLadderTest, WarptilingKernel);
+// --8<-- [end:garanties]
 }  // namespace noyaux::gemm

@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 namespace noyaux::gemm {
@@ -39,6 +40,7 @@ Shape shape_from_tiles(int tiles_m, int tiles_n, int tiles_k, int extra = 0) {
     return {tiles_m * tile.m + extra, tiles_n * tile.n + extra, tiles_k * tile.k + extra};
 }
 
+// --8<-- [start:garanties]
 /** @brief Exécute et compare à la référence ; ou vérifie le refus si la forme est hors granularité. */
 template <GemmKernel Kernel>
 void expect_correct_or_rejected(Shape shape, float alpha, float beta, Values values) {
@@ -74,6 +76,7 @@ TYPED_TEST_P(GemmLadderTest, SizesThatAreNotMultiplesOfTheTile) {
         expect_correct_or_rejected<TypeParam>(shape_from_tiles<TypeParam>(1, 2, 1, extra), 1.0f,
                                               0.0f, Values::small_integers);
 }
+// --8<-- [end:garanties]
 
 TYPED_TEST_P(GemmLadderTest, InnerDimensionOfOne) {
     Shape shape = shape_from_tiles<TypeParam>(1, 1, 1);
@@ -118,6 +121,23 @@ TYPED_TEST_P(GemmLadderTest, InvalidShapesAreRejectedBeforeLaunch) {
     EXPECT_EQ(cudaGetLastError(), cudaSuccess);  // rien n'a été lancé
 }
 
+TYPED_TEST_P(GemmLadderTest, MisalignedPointersAreRejectedBeforeLaunch) {
+    if constexpr (TypeParam::alignment <= sizeof(float)) {
+        GTEST_SKIP() << "accès de 32 bits : tout pointeur de float convient";
+    } else {
+        // Décalés d'un flottant : la forme est bonne, mais un float4 lu là serait mal aligné.
+        alignas(16) static float storage[8];
+        for (const char matrix : {'A', 'B', 'C'}) {
+            GemmArgs args{TypeParam::granularity, 1.0f, storage, storage, 0.0f, storage};
+            if (matrix == 'A') args.a = storage + 1;
+            if (matrix == 'B') args.b = storage + 2;
+            if (matrix == 'C') args.c = storage + 3;
+            EXPECT_THROW(TypeParam::launch(args, nullptr), std::invalid_argument) << matrix << " décalée";
+        }
+        EXPECT_EQ(cudaGetLastError(), cudaSuccess);  // rien n'a été lancé
+    }
+}
+
 #ifndef SIMT_EMULATOR
 TYPED_TEST_P(GemmLadderTest, AgreesWithCublas) {
     const Shape shape = shape_from_tiles<TypeParam>(4, 3, 8);
@@ -141,12 +161,14 @@ TYPED_TEST_P(GemmLadderTest, AgreesWithCublas) {
 REGISTER_TYPED_TEST_SUITE_P(GemmLadderTest, MultiplesOfTheTileAreExact, UniformValuesWithinErrorBound,
                             SizesThatAreNotMultiplesOfTheTile, InnerDimensionOfOne,
                             AlphaAndBetaVariants, NanAndInfInCAreDetected,
-                            InvalidShapesAreRejectedBeforeLaunch, AgreesWithCublas);
+                            InvalidShapesAreRejectedBeforeLaunch,
+                            MisalignedPointersAreRejectedBeforeLaunch, AgreesWithCublas);
 #else
 REGISTER_TYPED_TEST_SUITE_P(GemmLadderTest, MultiplesOfTheTileAreExact, UniformValuesWithinErrorBound,
                             SizesThatAreNotMultiplesOfTheTile, InnerDimensionOfOne,
                             AlphaAndBetaVariants, NanAndInfInCAreDetected,
-                            InvalidShapesAreRejectedBeforeLaunch);
+                            InvalidShapesAreRejectedBeforeLaunch,
+                            MisalignedPointersAreRejectedBeforeLaunch);
 #endif
 
 }  // namespace noyaux::gemm

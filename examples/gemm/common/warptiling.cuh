@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "vector_tiles.cuh"
+
 namespace noyaux::gemm {
 
 /** @brief Paramètres de tuilage des étapes 9 et 10 (ceux que Simon Boehm a retenus pour l'A6000). */
@@ -18,6 +20,7 @@ struct WarptilingConfig {
     static constexpr int thread_m = 8;   ///< lignes de C par thread et par sous-tuile
     static constexpr int thread_n = 4;   ///< colonnes de C par thread et par sous-tuile
     static constexpr int threads = 128;  ///< threads par bloc (4 warps)
+    static_assert((block_m / warp_m) * (block_n / warp_n) * 32 == threads, "un warp par tuile WM×WN");
 };
 
 /**
@@ -85,30 +88,26 @@ struct WarpTile {
 
     // --8<-- [start:epilogue]
     /**
-     * @brief C ← α·accumulateurs + β·C pour les éléments du thread, lus et écrits par float4 ;
-     *        @p c pointe sur le coin de la tuile du warp, @p n est la largeur de C.
+     * @brief C ← α·accumulateurs + β·C pour les éléments du thread, lus et écrits par float4
+     *        (update_c4, common/vector_tiles.cuh) ; @p c pointe sur le coin de la tuile du
+     *        bloc, @p n est la largeur de C.
      */
     __device__ void store(float* c, int n, float alpha, float beta, const float* accumulators) const {
+        c += warp_row * WM * n + warp_col * WN;  // le coin de la tuile du warp
 #pragma unroll
         for (int wm = 0; wm < WMITER; ++wm)
 #pragma unroll
             for (int wn = 0; wn < WNITER; ++wn)
-#pragma unroll
-                for (int i = 0; i < TM; ++i)
-#pragma unroll
-                    for (int j = 0; j < TN; j += 4) {
-                        float4* out = reinterpret_cast<float4*>(
-                            &c[(wm * WSUBM + thread_row * TM + i) * n + wn * WSUBN + thread_col * TN + j]);
-                        const float* acc = &accumulators[(wm * TM + i) * (WNITER * TN) + wn * TN + j];
-                        float4 value = *out;
-                        value.x = alpha * acc[0] + beta * value.x;
-                        value.y = alpha * acc[1] + beta * value.y;
-                        value.z = alpha * acc[2] + beta * value.z;
-                        value.w = alpha * acc[3] + beta * value.w;
-                        *out = value;
-                    }
+                update_c4<TM, TN, WNITER * TN>(
+                    &c[(wm * WSUBM + thread_row * TM) * n + wn * WSUBN + thread_col * TN], n, alpha,
+                    beta, &accumulators[wm * TM * (WNITER * TN) + wn * TN]);
     }
     // --8<-- [end:epilogue]
 };
+
+/** @brief La géométrie de warp d'une configuration comme WarptilingConfig. */
+template <typename Config>
+using WarpTileOf = WarpTile<Config::block_m, Config::block_n, Config::warp_m, Config::warp_n,
+                            Config::warp_n_iterations, Config::thread_m, Config::thread_n>;
 
 }  // namespace noyaux::gemm

@@ -55,6 +55,7 @@ void expect_matches_reference(std::size_t n, float a, LaunchConfig config) {
 
 }  // namespace
 
+// --8<-- [start:garanties]
 TEST(SaxpyGridStride, EmptyInputLeavesMemoryUntouched) {
     expect_matches_reference(0, 2.0f, {4, 128});
 }
@@ -77,6 +78,7 @@ TEST(SaxpyGridStride, GridLargerThanDataIdlesExtraThreads) {
 TEST(SaxpyGridStride, SingleThreadComputesEverything) {
     expect_matches_reference(4099, -0.5f, {1, 1});
 }
+// --8<-- [end:garanties]
 
 TEST(SaxpyGridStride, DefaultConfigurationOnThisDevice) {
     int device = 0;

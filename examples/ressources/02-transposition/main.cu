@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
-#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -36,39 +36,6 @@ struct Options {
     TransposeKernel kernel = TransposeKernel::shared_padded;
 };
 
-/** @brief Aide de l'option --noyau, que l'analyseur commun (entiers et réels) ne connaît pas. */
-constexpr const char* kKernelHelp =
-    "  --noyau NOM\n      naif, partagee ou partagee-decalee (défaut partagee-decalee)\n";
-
-/**
- * @brief Retire « --noyau NOM » (ou « --noyau=NOM ») des arguments et l'applique à @p options ;
- *        les autres arguments sont rendus pour l'analyseur commun.
- * @throws noyaux::cli::UsageError pour une valeur manquante ou un nom inconnu.
- */
-std::vector<const char*> take_kernel_option(int argc, char** argv, Options* options) {
-    std::vector<const char*> rest{argv[0]};
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view argument = argv[i];
-        std::string_view value;
-        if (argument == "--noyau") {
-            if (i + 1 >= argc) throw noyaux::cli::UsageError("--noyau : valeur manquante");
-            value = argv[++i];
-        } else if (argument.starts_with("--noyau=")) {
-            value = argument.substr(8);
-        } else {
-            rest.push_back(argv[i]);
-            continue;
-        }
-        const auto kernel = noyaux::ressources::parse_kernel_name(value);
-        if (!kernel)
-            throw noyaux::cli::UsageError("--noyau : « " + std::string(value) +
-                                          " » est inconnu ; attendu naif, partagee ou "
-                                          "partagee-decalee");
-        options->kernel = *kernel;
-    }
-    return rest;
-}
-
 /** @brief Valeurs distinctes et exactes en float (jusqu'à 2^24), puis répétées. */
 std::vector<float> make_matrix(std::size_t count) {
     std::vector<float> values(count);
@@ -83,24 +50,11 @@ int run(int argc, char** argv) {
     parser.add_integer("--lignes", &options.rows, 1, noyaux::ressources::kMaxRows,
                        "lignes de la matrice lue");
     parser.add_integer("--colonnes", &options.cols, 1, kMaxElements, "colonnes de la matrice lue");
-    const std::vector<const char*> rest = take_kernel_option(argc, argv, &options);
-    for (const char* argument : rest) {
-        const std::string_view text = argument;
-        if (text == "--aide" || text == "-h" || text == "--help") {
-            std::string help = parser.help();
-            help.insert(help.find("  --aide\n"), kKernelHelp);  // « --aide » reste la dernière
-            std::fputs(help.c_str(), stdout);
-            return noyaux::kExitSuccess;
-        }
-    }
-    try {
-        parser.parse(static_cast<int>(rest.size()), rest.data());
-    } catch (const noyaux::cli::UsageError& error) {
-        // L'analyseur commun ne connaît pas --noyau : on l'ajoute à sa liste d'options.
-        const std::string message = error.what();
-        if (message.starts_with("option inconnue")) throw noyaux::cli::UsageError(message + " --noyau");
-        throw;
-    }
+    std::vector<std::pair<std::string, TransposeKernel>> kernels;
+    for (TransposeKernel kernel : noyaux::ressources::kAllKernels)
+        kernels.emplace_back(noyaux::ressources::kernel_name(kernel), kernel);
+    parser.add_choice("--noyau", &options.kernel, std::move(kernels), "noyau de transposition");
+    if (!parser.parse(argc, argv)) return noyaux::kExitSuccess;
     if (options.rows * options.cols > kMaxElements)
         throw noyaux::cli::UsageError(
             "--lignes × --colonnes : " + std::to_string(options.rows) + " × " +

@@ -11,12 +11,11 @@
 
 #include <cuda_runtime.h>
 
+#include <array>
 #include <cstddef>
-#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace noyaux::ressources {
@@ -108,6 +107,10 @@ enum class TransposeKernel {
     shared_padded  ///< transpose_shared<kPadding> : tuile 32×33, sans conflit de banc
 };
 
+/** @brief Les trois noyaux, dans l'ordre de la page. */
+inline constexpr std::array<TransposeKernel, 3> kAllKernels{
+    TransposeKernel::naive, TransposeKernel::shared, TransposeKernel::shared_padded};
+
 /** @brief Nom d'un noyau sur la ligne de commande : « naif », « partagee », « partagee-decalee ». */
 inline const char* kernel_name(TransposeKernel kernel) {
     switch (kernel) {
@@ -116,14 +119,6 @@ inline const char* kernel_name(TransposeKernel kernel) {
     case TransposeKernel::shared_padded: return "partagee-decalee";
     }
     return "?";
-}
-
-/** @brief Noyau désigné par @p name (voir kernel_name), ou rien si le nom est inconnu. */
-inline std::optional<TransposeKernel> parse_kernel_name(std::string_view name) {
-    for (TransposeKernel kernel :
-         {TransposeKernel::naive, TransposeKernel::shared, TransposeKernel::shared_padded})
-        if (name == kernel_name(kernel)) return kernel;
-    return std::nullopt;
 }
 
 /** @brief Point d'entrée d'un noyau, pour vérifier qu'il a du code pour le GPU présent. */

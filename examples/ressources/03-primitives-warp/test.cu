@@ -66,6 +66,7 @@ protected:
     }
 };
 
+// --8<-- [start:garanties]
 TEST_P(Reduction, IntegerSumIsExact) {
     for (std::size_t n : kSizes) {
         const std::vector<int> values = signed_ints(n);
@@ -91,6 +92,7 @@ TEST_P(Reduction, FloatSumMatchesDoubleReference) {
         EXPECT_NEAR(sum, expected, 1e-5 * magnitude + 1e-6) << "n = " << n;
     }
 }
+// --8<-- [end:garanties]
 
 TEST_P(Reduction, NegativeValuesOnly) {
     std::vector<int> values(4097);

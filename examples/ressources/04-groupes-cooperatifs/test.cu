@@ -78,6 +78,7 @@ TEST(DynamicTiles, RejectsSizesThatAreNotAPowerOfTwoUpTo32) {
     EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
+// --8<-- [start:garanties]
 // Vérifie chaque phase de center_on_grid : sommes par bloc, total, tableau centré.
 void expect_centered(std::size_t n, unsigned blocks) {
     const std::vector<int> values = signed_ints(n);
@@ -119,6 +120,7 @@ TEST(GridSync, SmallSizesAndSmallGrids) {
     expect_centered(10000, 1);  // un seul bloc : grid.sync() se réduit à une barrière de bloc
     expect_centered(10000, 3);
 }
+// --8<-- [end:garanties]
 
 TEST(GridSync, OccupancyTimesMultiprocessors) {
     int device = 0;

@@ -5,31 +5,20 @@
  *
  * Usage : puzzles-gpu [--puzzle N] [--squelette]
  */
-#include "banc.cuh"
+#include "harnais.cuh"
 
 #include "common/cli.hpp"
 #include "common/device.cuh"
 #include "common/program.cuh"
 
 #include <cstdio>
-#include <string_view>
-#include <vector>
 
 namespace {
 
 using noyaux::puzzles::Puzzle;
 
 int run(int argc, char** argv) {
-    // « --squelette » est un drapeau sans valeur : on le retire avant l'analyseur commun,
-    // qui n'accepte que des options « --nom valeur ».
     bool skeletons = false;
-    std::vector<const char*> arguments{argv[0]};
-    for (int i = 1; i < argc; ++i) {
-        if (std::string_view(argv[i]) == "--squelette")
-            skeletons = true;
-        else
-            arguments.push_back(argv[i]);
-    }
     std::int64_t number = 0;
     noyaux::cli::Parser parser(
         "puzzles-gpu",
@@ -37,8 +26,8 @@ int run(int argc, char** argv) {
         "votre version de squelettes.cuh au lieu de la solution.");
     parser.add_integer("--puzzle", &number, 0, noyaux::puzzles::kPuzzleCount,
                        "numéro du puzzle, 0 pour tous");
-    if (!parser.parse(static_cast<int>(arguments.size()), arguments.data()))
-        return noyaux::kExitSuccess;
+    parser.add_flag("--squelette", &skeletons, "vérifie squelettes.cuh au lieu de la solution");
+    if (!parser.parse(argc, argv)) return noyaux::kExitSuccess;
 
     const cudaDeviceProp device = noyaux::require_device();
     noyaux::require_kernel_image(noyaux::puzzles::solution::map_add_ten, "map_add_ten");

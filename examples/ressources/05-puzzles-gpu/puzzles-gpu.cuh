@@ -7,7 +7,7 @@
  * Numba) et de modular/mojo-gpu-puzzles (en Mojo) ; les énoncés et le code sont écrits à
  * neuf, en CUDA C++. Chaque solution a son squelette de même signature dans squelettes.cuh.
  * Les données sont des flottants à valeurs entières : toute somme est exacte, quel que soit
- * l'ordre des additions, et le banc d'essai compare au bit près.
+ * l'ordre des additions, et le harnais (harnais.cuh) compare au bit près.
  */
 #pragma once
 

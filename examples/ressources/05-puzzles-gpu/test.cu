@@ -1,9 +1,9 @@
 /**
  * @file
  * @brief Tests des puzzles : chaque solution contre sa référence CPU (un test par puzzle),
- *        et le banc d'essai lui-même, qui doit prendre en défaut un noyau qui ne fait rien.
+ *        et le harnais lui-même, qui doit prendre en défaut un noyau qui ne fait rien.
  */
-#include "banc.cuh"
+#include "harnais.cuh"
 
 #include <gtest/gtest.h>
 
@@ -40,6 +40,7 @@ __global__ void add_ten_without_guard(float* out, const float* a, int n) {
     out[i] = i < n ? a[i] + 10.0f : 1.0f;
 }
 
+// --8<-- [start:garanties]
 void expect_solution_solves(int number) {
     const auto& puzzle = noyaux::puzzles::all_puzzles().at(std::size_t(number - 1));
     ASSERT_EQ(puzzle.number, number);
@@ -64,9 +65,9 @@ TEST(Puzzles, P12AxisSum) { expect_solution_solves(12); }
 TEST(Puzzles, P13MatrixMultiply) { expect_solution_solves(13); }
 TEST(Puzzles, P14WarpSum) { expect_solution_solves(14); }
 
-// Un banc qui accepterait un noyau vide ne vérifierait rien : chaque puzzle doit le refuser,
+// Un harnais qui accepterait un noyau vide ne vérifierait rien : chaque puzzle doit le refuser,
 // et dire que la sortie n'a jamais été écrite.
-TEST(Banc, RejectsKernelsThatWriteNothing) {
+TEST(Harness, RejectsKernelsThatWriteNothing) {
     const KernelSet empty = empty_kernels();
     for (const auto& puzzle : noyaux::puzzles::all_puzzles()) {
         const Verdict verdict = puzzle.check(empty);
@@ -76,9 +77,10 @@ TEST(Banc, RejectsKernelsThatWriteNothing) {
 }
 
 // Un noyau qui écrit au-delà de n (la garde oubliée du puzzle 3) est pris en défaut.
-TEST(Banc, DetectsWritesPastTheEnd) {
+TEST(Harness, DetectsWritesPastTheEnd) {
     const Verdict verdict = noyaux::puzzles::check_add_ten(
         add_ten_without_guard, 20, 1, 24, "n = 20, 24 threads sans garde");
     EXPECT_FALSE(verdict.solved);
     EXPECT_NE(verdict.detail.find("hors limites"), std::string::npos) << verdict.detail;
 }
+// --8<-- [end:garanties]

@@ -76,6 +76,7 @@ TEST(ChaseArray, RejectsUnusableSizes) {
     EXPECT_THROW(mb::make_chase_array(1000, 1), std::invalid_argument);
 }
 
+// --8<-- [start:garanties]
 TEST(PointerChase, KernelVisitsEveryElementOfTheCycleExactlyOnce) {
     constexpr std::size_t kBytes = 128 * 4096;  // 4096 lignes
     constexpr std::size_t kLines = kBytes / 128;
@@ -101,6 +102,7 @@ TEST(PointerChase, KernelVisitsEveryElementOfTheCycleExactlyOnce) {
     EXPECT_EQ(chase.last, 0u);
     EXPECT_GE(chase.cycles, 0);
 }
+// --8<-- [end:garanties]
 
 TEST(PointerChase, StopsWhereTheHostWalkStops) {
     const std::vector<unsigned> next = mb::make_chase_array(128 * 37, 3);

@@ -78,6 +78,7 @@ TEST(DimensionsAlignees, EmptyMatrixLaunchesNothing) {
     EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
+// --8<-- [start:garanties]
 TEST(DimensionsAlignees, MisalignedShapesAreRejectedWithTheExactMessage) {
     Problem p(64, 2880 + 64);
     float* w = p.w_device.data();
@@ -121,3 +122,4 @@ TEST(DimensionsAlignees, WithoutTheGuardTheKernelSilentlyComputesAWrongResult) {
     }
     EXPECT_GT(wrong, kRows / 2) << "le noyau brut devait se tromper sur la plupart des lignes";
 }
+// --8<-- [end:garanties]

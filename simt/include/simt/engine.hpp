@@ -69,7 +69,7 @@ void async_wait_prior(std::size_t prior);
 /** @brief Mémoire partagée dynamique du bloc courant (alignée sur 128 octets). */
 void* dynamic_shared_memory();
 
-/** @brief Arrête le noyau avec un diagnostic en français (__trap, assert). */
+/** @brief Arrête le noyau avec un diagnostic en français (__trap). */
 [[noreturn]] void trap(const char* reason, const std::source_location& where);
 
 /**

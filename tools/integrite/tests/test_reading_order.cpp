@@ -32,7 +32,7 @@ TEST(ReadingOrder, AcceptsTheMethodOrder) {
 }
 
 TEST(ReadingOrder, SharedBenchmarkFolderCountsAsTheBenchmark) {
-    EXPECT_FALSE(check_reading_order(readme({"2. `test.cu`", "3. `examples/gemm/banc/`",
+    EXPECT_FALSE(check_reading_order(readme({"2. `test.cu`", "3. `examples/gemm/echelle/`",
                                              "4. `k.cuh`", "5. `main.cu`"}),
                                      files(false)));
 }

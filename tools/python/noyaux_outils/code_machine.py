@@ -27,10 +27,12 @@ class Kernel:
     instructions: list[tuple[str, str]] = field(default_factory=list)  # (adresse, texte)
     registers: int | None = None
     stack: int | None = None
+    shared: int | None = None  # mémoire partagée statique, en octets
     local: int | None = None
 
 
-def _run(command: list[str]) -> str:
+def run_tool(command: list[str]) -> str:
+    """Sortie d'un outil du toolkit (cuobjdump…) ; CodeMachineError s'il manque ou échoue."""
     try:
         result = subprocess.run(command, capture_output=True, text=True, check=False)
     except FileNotFoundError as error:
@@ -41,7 +43,7 @@ def _run(command: list[str]) -> str:
 
 
 def _demangle(names: list[str]) -> list[str]:
-    return _run(["c++filt", *names]).splitlines() if names else []
+    return run_tool(["c++filt", *names]).splitlines() if names else []
 
 
 def opcode(text: str) -> str:
@@ -63,17 +65,17 @@ def read_kernels(tools: Path, binary: Path, arch: str) -> dict[str, Kernel]:
     @p tools est le dossier de cuobjdump."""
     kernels: dict[str, Kernel] = {}
     current: Kernel | None = None
-    for line in _run([str(tools / "cuobjdump"), "-sass", "-arch", arch, str(binary)]).splitlines():
+    for line in run_tool([str(tools / "cuobjdump"), "-sass", "-arch", arch, str(binary)]).splitlines():
         if match := FUNCTION.match(line):
             current = kernels.setdefault(match.group(1), Kernel(match.group(1)))
         elif current is not None and (match := INSTRUCTION.match(line)):
             current.instructions.append((match.group(1), match.group(2)))
     current = None
-    for line in _run([str(tools / "cuobjdump"), "-res-usage", "-arch", arch, str(binary)]).splitlines():
+    for line in run_tool([str(tools / "cuobjdump"), "-res-usage", "-arch", arch, str(binary)]).splitlines():
         if line.strip().startswith("Function "):
             current = kernels.get(line.strip()[len("Function "):].rstrip(":"))
         elif current is not None and (match := RESOURCES.search(line)):
-            current.registers, current.stack, _, current.local = map(int, match.groups())
+            current.registers, current.stack, current.shared, current.local = map(int, match.groups())
     for kernel, name in zip(kernels.values(), _demangle(list(kernels))):
         kernel.name = name
     return kernels

@@ -1,0 +1,53 @@
+/**
+ * @file
+ * @brief Les étapes de l'échelle GEMM que mesure le benchmark commun (examples/gemm/echelle),
+ *        dans l'ordre de l'échelle.
+ *
+ * Ajouter une étape : inclure son en-tête « gemm/NN-slug/slug.cuh » ci-dessous et ajouter
+ * sa structure à la liste `Ladder`. Le benchmark, sa vérification contre cuBLAS et les pages
+ * qui affichent les mesures la prennent alors en compte d'eux-mêmes.
+ */
+#pragma once
+
+#include "gemm/common/kernel.cuh"
+
+#include "gemm/01-naif/naif.cuh"
+#include "gemm/02-coalescence/coalescence.cuh"
+#include "gemm/03-memoire-partagee/memoire-partagee.cuh"
+#include "gemm/04-tuilage-1d/tuilage-1d.cuh"
+#include "gemm/05-tuilage-2d/tuilage-2d.cuh"
+#include "gemm/06-vectorisation/vectorisation.cuh"
+#include "gemm/07-conflits-de-banc/conflits-de-banc.cuh"
+#include "gemm/08-recherche-parametres/recherche-parametres.cuh"
+#include "gemm/09-tuilage-warp/tuilage-warp.cuh"
+#include "gemm/10-double-tampon/double-tampon.cuh"
+
+namespace noyaux::gemm {
+
+/** @brief Une liste de types d'étapes, parcourue à la compilation. */
+template <GemmKernel... Kernels>
+struct KernelList {
+    /** @brief Appelle `visitor.template operator()<Kernel>()` pour chaque étape, dans l'ordre. */
+    template <typename Visitor>
+    static void for_each(Visitor&& visitor) {
+        (visitor.template operator()<Kernels>(), ...);
+    }
+};
+
+// --8<-- [start:echelle]
+/** @brief L'échelle mesurée, une étape par ligne. */
+using Ladder = KernelList<
+    NaiveKernel,           // 01-naif
+    CoalescedKernel,       // 02-coalescence
+    SharedMemoryKernel,    // 03-memoire-partagee
+    Blocktiling1dKernel,   // 04-tuilage-1d
+    Blocktiling2dKernel,   // 05-tuilage-2d
+    VectorizedKernel,      // 06-vectorisation
+    BankConflictFreeKernel,  // 07-conflits-de-banc
+    TunedKernel,           // 08-recherche-parametres (configuration retenue)
+    WarptilingKernel,      // 09-tuilage-warp
+    DoubleBufferedKernel   // 10-double-tampon
+    >;
+// --8<-- [end:echelle]
+
+}  // namespace noyaux::gemm

@@ -1,0 +1,95 @@
+/**
+ * @file
+ * @brief Ordonnancement des threads d'un bloc. Les fibres du bloc sont reprises à tour de
+ *        rôle (passe après passe) jusqu'à ce qu'aucune ne soit prête : toutes ont alors
+ *        terminé, ou attendent une barrière, que l'on vérifie (divergence.cpp) puis libère
+ *        (barrier.cpp). L'ordre des reprises dans une passe est croissant, ou décroissant
+ *        ou mélangé en mode « courses de données » (races.cpp).
+ */
+#include "execution.hpp"
+#include "simt/builtins.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <thread>
+
+// Variables intégrées de CUDA : une copie par thread du système, écrite par l'ordonnanceur.
+thread_local constinit uint3 threadIdx{};
+thread_local constinit uint3 blockIdx{};
+thread_local constinit dim3 blockDim{};
+thread_local constinit dim3 gridDim{};
+
+namespace simt::detail {
+
+thread_local constinit Block* current_block = nullptr;
+thread_local constinit ThreadSlot* current_thread = nullptr;
+
+namespace {
+
+/** @brief Ordre de reprise des fibres pour la passe en cours. */
+std::vector<unsigned> pass_order(const Block& block) {
+    std::vector<unsigned> order(block.threads.size());
+    std::iota(order.begin(), order.end(), 0u);
+    const int mode = block.launch->order;
+    if (mode == 1) {
+        std::reverse(order.begin(), order.end());
+    } else if (mode >= 2) {
+        std::mt19937 generator(static_cast<unsigned>(mode) * 7919u + block.pass * 104729u +
+                               block.index.x * 31u + block.index.y * 17u + block.index.z);
+        std::shuffle(order.begin(), order.end(), generator);
+    }
+    return order;
+}
+
+}  // namespace
+
+void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared) {
+    const dim3 grid = launch.shape.grid;
+    const dim3 shape = launch.shape.block;
+    Block block{&launch, {linear_block % grid.x, linear_block / grid.x % grid.y,
+                          linear_block / (grid.x * grid.y)}, {}, dynamic_shared, false, 0};
+    blockIdx = block.index;
+    blockDim = shape;
+    gridDim = grid;
+    current_block = &block;
+
+    const unsigned count = shape.x * shape.y * shape.z;
+    block.threads.resize(count);
+    for (unsigned linear = 0; linear < count; ++linear) {
+        ThreadSlot& slot = block.threads[linear];
+        slot.linear = linear;
+        slot.index = {linear % shape.x, linear / shape.x % shape.y, linear / (shape.x * shape.y)};
+        start_fiber(slot, launch);
+    }
+
+    while (!block.aborted) {
+        bool ran = true;
+        while (ran && !block.aborted) {
+            ran = false;
+            for (unsigned index : pass_order(block)) {
+                ThreadSlot& slot = block.threads[index];
+                if (slot.state != State::ready) continue;
+                resume(slot);
+                ran = true;
+                if (block.aborted || launch.aborted) {
+                    block.aborted = true;
+                    break;
+                }
+            }
+            if (ran) std::this_thread::yield();  // attente active d'un autre bloc : laisser la main
+        }
+        if (block.aborted) break;
+        if (std::all_of(block.threads.begin(), block.threads.end(),
+                        [](const ThreadSlot& s) { return s.state == State::done; }))
+            break;
+        // Plus aucune fibre prête : toutes attendent, il faut libérer une barrière.
+        if (all_at_same_barrier(block)) release_barrier(block);
+    }
+    // Détruire une fibre suspendue la déroule (destructeurs compris) sur sa propre pile.
+    block.threads.clear();
+    current_block = nullptr;
+    current_thread = nullptr;
+}
+
+}  // namespace simt::detail

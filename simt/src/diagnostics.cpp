@@ -1,0 +1,74 @@
+/**
+ * @file
+ * @brief Rédaction des diagnostics (coordonnées, emplacement, état d'un thread) et arrêt
+ *        d'un bloc fautif : le premier diagnostic d'un lancement est émis, les suivants tus.
+ */
+#include "execution.hpp"
+#include "internal.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+namespace simt::detail {
+
+std::string coordinates(uint3 v) {
+    std::ostringstream out;
+    out << "(" << v.x << ", " << v.y << ", " << v.z << ")";
+    return out.str();
+}
+
+std::string location(const std::source_location& where) {
+    std::ostringstream out;
+    const char* file = std::strrchr(where.file_name(), '/');
+    out << (file ? file + 1 : where.file_name()) << ":" << where.line();
+    return out.str();
+}
+
+std::string mask_text(unsigned mask) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", mask);
+    return text;
+}
+
+std::string state_text(const ThreadSlot& slot) {
+    switch (slot.state) {
+        case State::done: return "a terminé";
+        case State::at_barrier: return "attend __syncthreads (" + location(slot.where) + ")";
+        case State::at_grid: return "attend grid.sync() (" + location(slot.where) + ")";
+        case State::at_warp:
+            return std::string("attend ") + warp_op_name(slot.warp.op) + " (" + location(slot.where) + ")";
+        case State::ready: return "s'exécute";
+    }
+    return "";
+}
+
+namespace {
+
+std::string thread_name(const Block& block, const ThreadSlot& slot) {
+    return "bloc " + coordinates(block.index) + ", thread " + coordinates(slot.index);
+}
+
+}  // namespace
+
+void fail(Block& block, const ThreadSlot& slot, const std::string& problem) {
+    if (!block.aborted && !block.launch->aborted.exchange(true)) {
+        report(std::string("simt : noyau ") + block.launch->kernel_name + ", " +
+               thread_name(block, slot) + " : " + problem);
+        set_sticky_error(cudaErrorLaunchFailure);
+    }
+    block.aborted = true;
+    if (block.launch->grid_barrier) block.launch->grid_barrier->wake_all();
+}
+
+void fail_current(const std::string& problem) {
+    fail(*current_block, *current_thread, problem);
+    throw KernelAbort{};
+}
+
+void trap(const char* reason, const std::source_location& where) {
+    fail_current(std::string(reason) + " (" + location(where) + ")");
+}
+
+}  // namespace simt::detail

@@ -1,0 +1,69 @@
+/**
+ * @file
+ * @brief Détection des barrières et des masques qui ne concordent pas. L'ordonnanceur
+ *        (block.cpp) l'appelle quand plus aucune fibre du bloc n'est prête : sur GPU, ce
+ *        programme attendrait pour toujours, ou ferait n'importe quoi ; ici, il est arrêté
+ *        avec un diagnostic qui nomme les threads et les lignes en cause.
+ */
+#include "execution.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace simt::detail {
+
+namespace {
+
+/** @brief Une opération de warp attend des lanes qui n'y viendront pas : les nomme. */
+void report_missing_lanes(Block& block, const ThreadSlot& waiting) {
+    const unsigned first = waiting.linear / kWarpSize * kWarpSize;
+    std::string missing;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!(waiting.warp.mask >> lane & 1u) || first + lane >= block.threads.size()) continue;
+        const ThreadSlot& other = block.threads[first + lane];
+        if (other.state != State::at_warp)
+            missing += " lane " + std::to_string(lane) + " " + state_text(other) + ";";
+    }
+    fail(block, waiting,
+         std::string(warp_op_name(waiting.warp.op)) + " (" + location(waiting.where) +
+             ") : le masque " + mask_text(waiting.warp.mask) +
+             " ne correspond pas aux lanes qui participent :" + missing);
+}
+
+}  // namespace
+
+bool all_at_same_barrier(Block& block) {
+    ThreadSlot* waiting = nullptr;
+    ThreadSlot* finished = nullptr;
+    ThreadSlot* warp_waiting = nullptr;
+    for (ThreadSlot& slot : block.threads) {
+        if (slot.state == State::done) finished = finished ? finished : &slot;
+        else if (slot.state == State::at_warp) warp_waiting = warp_waiting ? warp_waiting : &slot;
+        else if (!waiting) waiting = &slot;
+    }
+    if (warp_waiting) {
+        report_missing_lanes(block, *warp_waiting);
+        return false;
+    }
+    if (!waiting) return false;  // tous terminés
+    for (ThreadSlot& slot : block.threads) {
+        if (slot.state == State::done) {
+            fail(block, *waiting,
+                 std::string(waiting->state == State::at_grid ? "grid.sync()" : "__syncthreads") +
+                     " (" + location(waiting->where) + ") n'est pas atteint par tous les threads du bloc : le thread " +
+                     coordinates(finished->index) + " a terminé sans l'atteindre");
+            return false;
+        }
+        if (slot.state != waiting->state || slot.where.line() != waiting->where.line() ||
+            std::strcmp(slot.where.file_name(), waiting->where.file_name()) != 0) {
+            fail(block, *waiting,
+                 "barrières divergentes : le thread " + coordinates(waiting->index) + " " +
+                     state_text(*waiting) + ", le thread " + coordinates(slot.index) + " " +
+                     state_text(slot));
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace simt::detail

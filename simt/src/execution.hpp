@@ -1,0 +1,187 @@
+/**
+ * @file
+ * @brief État d'un lancement en cours, partagé par les fichiers du moteur : la grille
+ *        (Launch), le bloc qu'exécute un thread du système (Block) et ses threads CUDA
+ *        (ThreadSlot, une fibre chacun). Chaque fonction déclarée ici est définie dans le
+ *        fichier de son métier, indiqué au-dessus d'elle.
+ */
+#pragma once
+
+#include "simt/engine.hpp"
+
+#include <boost/context/fiber.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <source_location>
+#include <string>
+#include <vector>
+
+namespace simt::detail {
+
+inline constexpr unsigned kWarpSize = 32;
+
+/** @brief Levée dans une fibre pour la dérouler quand le noyau est interrompu. */
+struct KernelAbort {};
+
+/** @brief Où en est un thread CUDA : prêt, arrêté à un point d'attente, ou terminé. */
+enum class State { ready, at_barrier, at_warp, at_grid, done };
+
+/** @brief Ce qu'une lane dépose pour une opération de warp, et ce qu'elle en reçoit. */
+struct WarpRequest {
+    WarpOp op{};
+    unsigned mask = 0;
+    std::size_t size = 0;
+    int parameter = 0;
+    int width = 32;
+    unsigned char value[16]{};
+    unsigned char result[16]{};
+};
+
+/** @brief Une copie cp.async en attente. */
+struct AsyncCopy {
+    void* destination;
+    const void* source;
+    std::size_t size;
+    std::size_t zero_fill;
+};
+
+/** @brief Un thread CUDA : sa fibre, son état, ce qu'il attend. */
+struct ThreadSlot {
+    uint3 index{};
+    unsigned linear = 0;
+    State state = State::ready;
+    boost::context::fiber fiber;
+    boost::context::fiber* sink = nullptr;  // continuation de l'ordonnanceur, sur la pile de la fibre
+    BarrierKind barrier_kind = BarrierKind::sync;
+    int predicate = 0;
+    int barrier_result = 0;
+    std::source_location where;
+    WarpRequest warp;
+    std::vector<AsyncCopy> open_group;                // copies depuis le dernier commit
+    std::vector<std::vector<AsyncCopy>> committed;    // groupes fermés, du plus ancien au plus récent
+};
+
+/** @brief Barrière entre les blocs d'un lancement coopératif, interruptible (barrier.cpp). */
+class GridBarrier {
+public:
+    explicit GridBarrier(unsigned count) : count_(count) {}
+    /** @return false si le lancement a été interrompu pendant l'attente. */
+    bool arrive_and_wait(const std::atomic<bool>& aborted);
+    void wake_all();
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    unsigned count_;
+    unsigned arrived_ = 0;
+    unsigned generation_ = 0;
+};
+
+/** @brief Un lancement : sa forme, le corps des threads, la distribution des blocs. */
+struct Launch {
+    const char* kernel_name;
+    LaunchShape shape;
+    const ThreadBody* body;
+    int order;  // 0 : croissant, 1 : décroissant, au-delà : mélanges
+    unsigned block_count;
+    std::atomic<unsigned> next_block{0};
+    std::atomic<bool> aborted{false};
+    std::atomic<unsigned long long> progress{0};  // lu par le chien de garde (watchdog.cpp)
+    std::unique_ptr<GridBarrier> grid_barrier;
+};
+
+/** @brief Le bloc qu'exécute un thread du système. */
+struct Block {
+    Launch* launch;
+    uint3 index{};
+    std::vector<ThreadSlot> threads;
+    std::byte* dynamic_shared = nullptr;
+    bool aborted = false;
+    unsigned pass = 0;
+};
+
+// Le bloc et le thread CUDA en cours sur ce thread du système (block.cpp).
+extern thread_local constinit Block* current_block;
+extern thread_local constinit ThreadSlot* current_thread;
+
+// ---- block.cpp : ordonnancement des threads d'un bloc -------------------------------------
+
+/** @brief Exécute le bloc @p linear_block de @p launch jusqu'au bout, ou jusqu'à une faute. */
+void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared);
+
+// ---- fiber.cpp : les threads CUDA en fibres --------------------------------------------------
+
+/** @brief Crée la fibre de @p slot ; elle exécutera le corps du noyau à sa première reprise. */
+void start_fiber(ThreadSlot& slot, Launch& launch);
+
+/** @brief Reprend la fibre de @p slot jusqu'à son prochain point d'attente. */
+void resume(ThreadSlot& slot);
+
+/** @brief Rend la main à l'ordonnanceur ; déroule la fibre si le noyau est interrompu. */
+void suspend(ThreadSlot& slot);
+
+// ---- barrier.cpp : barrières de bloc et de grille --------------------------------------------
+
+/**
+ * @brief Toutes les fibres attendent à la même barrière : la libère (réduction du prédicat,
+ *        ou attente des autres blocs pour grid.sync()).
+ * @return false si le bloc a été interrompu pendant l'attente de la grille.
+ */
+bool release_barrier(Block& block);
+
+// ---- warp.cpp : shuffles, votes, __syncwarp -------------------------------------------------
+
+const char* warp_op_name(WarpOp op);
+
+// ---- diagnostics.cpp : rédaction et émission des fautes -------------------------------------
+
+std::string coordinates(uint3 v);
+std::string location(const std::source_location& where);
+std::string mask_text(unsigned mask);
+/** @brief Ce que fait un thread, pour un diagnostic (« attend __syncthreads (f.cu:12) »). */
+std::string state_text(const ThreadSlot& slot);
+
+/** @brief Interrompt le bloc (et le lancement) avec un diagnostic. */
+void fail(Block& block, const ThreadSlot& slot, const std::string& problem);
+
+/** @brief Interrompt le bloc depuis le thread CUDA courant, et déroule sa fibre. */
+[[noreturn]] void fail_current(const std::string& problem);
+
+// ---- divergence.cpp : barrières et masques qui ne concordent pas ----------------------------
+
+/**
+ * @brief Toutes les fibres du bloc sont bloquées : vérifie qu'elles attendent toutes à la
+ *        même barrière. Sinon (une lane manque à une opération de warp, un thread a terminé
+ *        sans atteindre la barrière, deux barrières différentes), signale la faute.
+ * @return true si la barrière peut être libérée.
+ */
+bool all_at_same_barrier(Block& block);
+
+// ---- watchdog.cpp : interblocages ----------------------------------------------------------
+
+/**
+ * @brief Attend que les @p workers threads du système aient fini ; sans progrès pendant
+ *        SIMT_DELAI secondes, déclare le lancement interbloqué et l'interrompt.
+ */
+void watch_for_deadlock(Launch& launch, const std::atomic<unsigned>& finished, unsigned workers);
+
+// ---- launch.cpp : exécution d'une grille -----------------------------------------------------
+
+/** @brief Exécute toute la grille une fois, dans l'ordre de threads @p order. */
+void run_grid(const char* name, const LaunchShape& shape, unsigned resident_blocks,
+              const ThreadBody& body, int order, bool replayed);
+
+// ---- races.cpp : courses de données ----------------------------------------------------------
+
+/**
+ * @brief Exécute la grille dans @p orders ordres de threads à partir de la même mémoire, et
+ *        signale une course de données si les résultats diffèrent.
+ */
+void run_in_several_orders(const char* name, const LaunchShape& shape, unsigned resident_blocks,
+                           const ThreadBody& body, int orders);
+
+}  // namespace simt::detail

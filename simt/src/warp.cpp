@@ -1,0 +1,167 @@
+/**
+ * @file
+ * @brief Opérations collectives de warp : shuffles (__shfl_sync et variantes, avec width),
+ *        votes (__ballot_sync, __all_sync, __any_sync) et __syncwarp. Chaque lane dépose sa
+ *        valeur et s'arrête ; la dernière lane du masque à arriver calcule les résultats de
+ *        toutes, après avoir vérifié qu'elles font la même opération, à la même ligne.
+ */
+#include "execution.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace simt::detail {
+
+const char* warp_op_name(WarpOp op) {
+    switch (op) {
+        case WarpOp::shfl: return "__shfl_sync";
+        case WarpOp::shfl_up: return "__shfl_up_sync";
+        case WarpOp::shfl_down: return "__shfl_down_sync";
+        case WarpOp::shfl_xor: return "__shfl_xor_sync";
+        case WarpOp::ballot: return "__ballot_sync";
+        case WarpOp::all: return "__all_sync";
+        case WarpOp::any: return "__any_sync";
+        case WarpOp::sync: return "__syncwarp";
+    }
+    return "opération de warp";
+}
+
+namespace {
+
+/** @brief Lane source d'un shuffle pour la lane @p lane, ou -1 : la lane garde sa valeur. */
+int shuffle_source(const WarpRequest& request, unsigned lane) {
+    const int width = request.width;
+    const int base = int(lane) / width * width;
+    switch (request.op) {
+        case WarpOp::shfl: return base + ((request.parameter % width) + width) % width;
+        case WarpOp::shfl_up: {
+            const int source = int(lane) - request.parameter;
+            return source < base ? -1 : source;
+        }
+        case WarpOp::shfl_down: {
+            const int source = int(lane) + request.parameter;
+            return source >= base + width ? -1 : source;
+        }
+        case WarpOp::shfl_xor: {
+            const int source = int(lane) ^ request.parameter;
+            return source >= base + width ? -1 : source;
+        }
+        default: return -1;
+    }
+}
+
+/** @brief Calcule les résultats quand toutes les lanes du masque sont arrivées. */
+void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
+    ThreadSlot* lanes[kWarpSize] = {};
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        if (request.mask >> lane & 1u) lanes[lane] = &block.threads[first + lane];
+
+    unsigned ballot = 0;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        if (lanes[lane] && *reinterpret_cast<const int*>(lanes[lane]->warp.value) != 0)
+            ballot |= 1u << lane;
+
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        ThreadSlot* slot = lanes[lane];
+        if (!slot) continue;
+        WarpRequest& own = slot->warp;
+        switch (request.op) {
+            case WarpOp::ballot: std::memcpy(own.result, &ballot, sizeof ballot); break;
+            case WarpOp::all: {
+                const int all = ballot == request.mask;
+                std::memcpy(own.result, &all, sizeof all);
+                break;
+            }
+            case WarpOp::any: {
+                const int any = ballot != 0;
+                std::memcpy(own.result, &any, sizeof any);
+                break;
+            }
+            case WarpOp::sync: break;
+            default: {
+                const int source = shuffle_source(own, lane);
+                if (source < 0) {
+                    std::memcpy(own.result, own.value, own.size);
+                } else if (!(request.mask >> source & 1u)) {
+                    fail(block, *slot,
+                         std::string(warp_op_name(request.op)) + " lit la lane " +
+                             std::to_string(source) + ", absente du masque " + mask_text(request.mask) +
+                             " (" + location(slot->where) + ")");
+                    return;
+                } else {
+                    std::memcpy(own.result, lanes[source]->warp.value, own.size);
+                }
+            }
+        }
+    }
+    for (ThreadSlot* slot : lanes)
+        if (slot) slot->state = State::ready;
+}
+
+/** @brief Termine l'opération si toutes les lanes du masque l'ont atteinte. */
+void try_complete_warp(Block& block, ThreadSlot& self) {
+    const unsigned first = self.linear / kWarpSize * kWarpSize;
+    const WarpRequest& request = self.warp;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!(request.mask >> lane & 1u)) continue;
+        if (first + lane >= block.threads.size())
+            fail_current(std::string(warp_op_name(request.op)) + " avec le masque " +
+                         mask_text(request.mask) + " : la lane " + std::to_string(lane) +
+                         " n'existe pas (bloc de " + std::to_string(block.threads.size()) +
+                         " threads) (" + location(self.where) + ")");
+        const ThreadSlot& other = block.threads[first + lane];
+        if (other.state == State::done)
+            fail_current(std::string(warp_op_name(request.op)) + " avec le masque " +
+                         mask_text(request.mask) + " : la lane " + std::to_string(lane) +
+                         " a déjà terminé (" + location(self.where) + ")");
+        if (other.state != State::at_warp) return;
+        if (other.warp.op != request.op || other.warp.mask != request.mask ||
+            other.where.line() != self.where.line())
+            fail_current(std::string("opérations de warp discordantes : ") +
+                         warp_op_name(request.op) + " masque " + mask_text(request.mask) + " (" +
+                         location(self.where) + ") contre " + warp_op_name(other.warp.op) +
+                         " masque " + mask_text(other.warp.mask) + " (" + location(other.where) +
+                         ") à la lane " + std::to_string(lane));
+    }
+    complete_warp(block, first, request);
+}
+
+}  // namespace
+
+void warp_collective(WarpOp op, unsigned mask, const void* value, void* result, std::size_t size,
+                     int parameter, int width, const std::source_location& where) {
+    ThreadSlot& self = *current_thread;
+    const unsigned lane = self.linear % kWarpSize;
+    self.where = where;
+    if (!(mask >> lane & 1u))
+        fail_current(std::string(warp_op_name(op)) + " (" + location(where) + ") : le masque " +
+                     mask_text(mask) + " ne contient pas la lane appelante " + std::to_string(lane));
+    if (width < 1 || width > 32 || (width & (width - 1)) != 0)
+        fail_current(std::string(warp_op_name(op)) + " (" + location(where) + ") : largeur " +
+                     std::to_string(width) + " invalide (puissance de 2 entre 1 et 32)");
+    WarpRequest& request = self.warp;
+    request.op = op;
+    request.mask = mask;
+    request.size = size;
+    request.parameter = parameter;
+    request.width = width;
+    std::memcpy(request.value, value, size);
+    self.state = State::at_warp;
+    try_complete_warp(*current_block, self);
+    if (self.state == State::at_warp) suspend(self);
+    if (current_block->aborted) throw KernelAbort{};
+    std::memcpy(result, request.result, size);
+}
+
+unsigned lane_id() { return current_thread->linear % kWarpSize; }
+
+unsigned active_mask() {
+    const Block& block = *current_block;
+    const unsigned first = current_thread->linear / kWarpSize * kWarpSize;
+    unsigned mask = 0;
+    for (unsigned lane = 0; lane < kWarpSize && first + lane < block.threads.size(); ++lane)
+        if (block.threads[first + lane].state != State::done) mask |= 1u << lane;
+    return mask;
+}
+
+}  // namespace simt::detail
