@@ -49,6 +49,9 @@ public:
 
     Report run() {
         for (const fs::path& page : find_pages(root_ / "docs")) check_page(page);
+        std::error_code no_glossary;
+        if (fs::is_directory(root_ / "glossary", no_glossary))
+            for (const fs::path& term : find_pages(root_ / "glossary")) register_term(term);
         for (const ManifestEntry& entry : manifest_) {
             check_named(entry);
             check_example_files(entry);
@@ -79,6 +82,19 @@ private:
         PageInclusions found = find_inclusions(*lines, page, front.body_line);
         for (Diagnostic& problem : found.errors) report_.errors.push_back(std::move(problem));
         for (const Inclusion& inclusion : found.inclusions) check_inclusion(page, inclusion);
+    }
+
+    // Une fiche du glossaire (glossary/<terme>.md) devient une page du site qui nomme ses
+    // exemples : un exemple qu'elle nomme n'est pas orphelin (règle 3). La règle 8 ne la
+    // compte pas (un exemple courant est cité par des dizaines de fiches, la page du terme
+    // renvoie déjà à lui) ; ses exemples encore à venir et le reste de sa forme relèvent de
+    // « glossaire --verifier ».
+    void register_term(const fs::path& path) {
+        const auto lines = read_lines(path);
+        if (!lines) return error(relative(path), 1, "fiche illisible");
+        const FrontMatter front = parse_front_matter(*lines, relative(path));
+        for (const Located& example : front.examples)
+            if (by_folder_.contains(example.value)) named_by_terms_.insert(example.value);
     }
 
     // Règle 1 : des exemples, ou la raison de leur absence, pas les deux.
@@ -126,10 +142,10 @@ private:
 
     // Règle 3 : aucun exemple orphelin.
     void check_named(const ManifestEntry& entry) {
-        if (naming_pages_.contains(entry.folder)) return;
+        if (naming_pages_.contains(entry.folder) || named_by_terms_.contains(entry.folder)) return;
         error(entry.folder + "/README.md", 1,
               "aucune page ne nomme cet exemple : ajoutez " + guillemets(entry.folder) +
-                  " à la liste « exemples » de l'en-tête de sa page");
+                  " à la liste « exemples » de l'en-tête de sa page (ou d'une fiche de glossary/)");
     }
 
     // Règle 4 : l'extrait inclus existe, et sa section est bien délimitée.
@@ -229,6 +245,7 @@ private:
     const std::vector<ManifestEntry>& manifest_;
     std::map<std::string, const ManifestEntry*, std::less<>> by_folder_;
     std::map<std::string, std::set<std::string>, std::less<>> naming_pages_;  // exemple → pages
+    std::set<std::string, std::less<>> named_by_terms_;  // exemples nommés par une fiche
     std::map<std::string, std::optional<std::vector<std::string>>, std::less<>> sources_;
     std::map<std::string, SectionMarkers, std::less<>> sections_;
     Report report_;

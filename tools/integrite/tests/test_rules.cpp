@@ -126,7 +126,18 @@ TEST_F(Rules, ExampleNamedByNoPageIsAnErrorOnItsReadme) {
                 ElementsAre(Diagnostic{"examples/p/02-b/README.md", 1,
                                        "aucune page ne nomme cet exemple : ajoutez "
                                        "« examples/p/02-b » à la liste « exemples » de l'en-tête "
-                                       "de sa page"}));
+                                       "de sa page (ou d'une fiche de glossary/)"}));
+}
+
+TEST_F(Rules, ExampleNamedOnlyByAGlossaryTermIsNotAnOrphan) {
+    ManifestEntry b{"p", "02-b", "examples/p/02-b", "b", {"gpu"}, {"p.02-b.gpu"}, "bench.cu"};
+    write_example(repo_.tree, b);
+    repo_.manifest.push_back(b);
+    // La fiche nomme aussi un exemple à venir : c'est à « glossaire --verifier » d'en juger.
+    write("glossary/terme.md",
+          "---\nterme: Terme\nexemples:\n  - examples/p/02-b\n  - examples/p/09-a-venir\n---\n"
+          "Un **terme** est…\n");
+    EXPECT_THAT(check().errors, IsEmpty());
 }
 
 // Règle 4.
