@@ -62,6 +62,7 @@ __global__ void branchy_work(float* __restrict__ data, std::size_t n, int iterat
  * @brief Compte, par un vote, les warps que la condition de @p split divise : `__ballot_sync`
  *        rend le masque des lanes qui prendraient le premier chemin ; ni vide ni plein, le warp
  *        diverge.
+ * @param split condition de branchement examinée (par lane ou par warp)
  * @param divergent_warps compteur, mis à zéro par l'appelant
  */
 __global__ void count_divergent_warps(Split split, unsigned* __restrict__ divergent_warps) {

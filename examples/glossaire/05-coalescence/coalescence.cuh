@@ -28,6 +28,8 @@ constexpr std::size_t kSectorBytes = 32;
  *
  * @param in au moins (n − 1) · stride + 1 éléments
  * @param out n éléments, écrits à pas 1 (toujours coalescés)
+ * @param n nombre d'éléments écrits
+ * @param stride pas de lecture, en éléments (1 : lecture coalescée)
  */
 __global__ void gather_strided(const float* __restrict__ in, float* __restrict__ out, std::size_t n,
                                unsigned stride) {

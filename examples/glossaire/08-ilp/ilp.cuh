@@ -15,8 +15,9 @@
 
 namespace noyaux::glossaire::ilp {
 
-/** @brief Coefficients des FMA : x ← x·kA + kB reste borné. */
+/** @brief Facteur des FMA : x ← x·kA + kB reste borné. */
 constexpr float kA = 0.999f;
+/** @brief Terme ajouté par chaque FMA. */
 constexpr float kB = 0.001f;
 
 /** @brief Valeur de départ de la chaîne @p chain du thread @p thread. */
