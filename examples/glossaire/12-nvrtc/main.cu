@@ -1,6 +1,6 @@
 /**
  * @file
- * @brief Programme : compile saxpy<U> par NVRTC pour le GPU présent, le charge par
+ * @brief Programme : compile `saxpy<U>` par NVRTC pour le GPU présent, le charge par
  *        cudaLibraryLoadData, le lance et vérifie le résultat ; avec « --faute 1 », compile une
  *        variante fautive pour montrer le rapport d'erreur.
  *

@@ -58,7 +58,12 @@ constexpr unsigned kThreads = 128;
 
 /**
  * @brief Lance saxpy<unroll> chargé dans @p kernel sur @p n éléments et attend la fin.
+ * @param kernel le noyau chargé
  * @param unroll le déroulement avec lequel @p kernel a été compilé (il fixe la grille)
+ * @param a le facteur
+ * @param x entrée, @p n flottants sur le GPU
+ * @param y entrée et sortie, @p n flottants sur le GPU
+ * @param n nombre d'éléments
  */
 inline void run_saxpy(const LoadedKernel& kernel, int unroll, float a, const float* x, float* y, int n) {
     const unsigned per_block = kThreads * static_cast<unsigned>(unroll);
