@@ -15,7 +15,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <string>
 #include <vector>
 
 namespace {
@@ -30,11 +29,7 @@ int run(int argc, char** argv) {
     if (!parser.parse(argc, argv)) return noyaux::kExitSuccess;
 
     const cudaDeviceProp device = noyaux::require_device();
-    if (device.major < 9)
-        throw noyaux::UnsupportedArchitectureError(std::string("les clusters de blocs demandent sm_90 ou plus ; ") +
-                                                   device.name + " est sm_" + std::to_string(device.major) +
-                                                   std::to_string(device.minor));
-    noyaux::require_kernel_image(cl::neighbour_exchange, "neighbour_exchange");
+    noyaux::require_kernel_architecture(cl::neighbour_exchange, "neighbour_exchange", 90, "un cluster de blocs");
     const int resident = cl::max_active_clusters();
     const unsigned count = clusters > 0 ? static_cast<unsigned>(clusters) : static_cast<unsigned>(resident);
     const unsigned blocks = count * cl::kClusterSize;

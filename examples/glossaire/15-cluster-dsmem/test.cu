@@ -10,6 +10,7 @@
 #include "cluster-dsmem.cuh"
 
 #include "common/cuda_check.cuh"
+#include "common/device.cuh"
 #include "common/device_buffer.cuh"
 #endif
 
@@ -48,13 +49,8 @@ TEST(ClustersHost, RejectsPartialClusters) {
 #ifndef SIMT_EMULATOR
 namespace {
 
-bool has_clusters() {
-    int device = 0;
-    int major = 0;
-    NOYAUX_CUDA_CHECK(cudaGetDevice(&device));
-    NOYAUX_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    return major >= 9;
-}
+// Le code sm_80 du noyau n'est qu'un piège : il faut le code venu de sm_90.
+bool has_clusters() { return noyaux::kernel_ptx_version(cl::neighbour_exchange, "neighbour_exchange") >= 90; }
 
 }  // namespace
 

@@ -45,11 +45,7 @@ int run(int argc, char** argv) {
     }
 
     const cudaDeviceProp device = noyaux::require_device();
-    if (device.major < 9)
-        throw noyaux::UnsupportedArchitectureError(std::string("la TMA demande sm_90 ou plus ; ") + device.name +
-                                                   " est sm_" + std::to_string(device.major) +
-                                                   std::to_string(device.minor));
-    noyaux::require_kernel_image(gt::load_tiles, "load_tiles");
+    noyaux::require_kernel_architecture(gt::load_tiles, "load_tiles", 90, "la TMA");
 
     // Matrice : l'élément (r, c) vaut r·1000 + c ; le bourrage de fin de ligne vaut −1.
     const std::size_t pitch_elements = spec.row_pitch_bytes / sizeof(float);
