@@ -80,6 +80,9 @@ int kernel_ptx_version(void (*kernel)(Args...), const char* kernel_name) {
  * @brief Exige que le code retenu pour @p kernel sur le GPU courant vienne d'une architecture
  *        au moins égale à @p minimum (ex. 90). Un exemple Hopper est aussi compilé pour sm_80,
  *        sans la fonction qu'il montre : ce code-là ne doit pas être lancé.
+ * @param kernel le noyau
+ * @param kernel_name son nom, pour le message
+ * @param minimum l'architecture minimale, ex. 90 pour sm_90
  * @param feature ce qui demande cette architecture, pour le message (ex. « la TMA »)
  * @throws UnsupportedArchitectureError sinon, en nommant le GPU et l'architecture requise
  */
