@@ -8,7 +8,8 @@
 #   .gpu    test.cu sur un vrai GPU ; ignoré (Skipped) si aucun n'est utilisable ;
 #   .cpu    le même test.cu sur l'émulateur simt (si BACKENDS contient cpu) ;
 #   .bench  le benchmark, exécuté brièvement pour vérifier qu'il tourne (GPU requis) ;
-#   .sass   les attentes sur le code machine, pour chaque architecture de CMAKE_CUDA_ARCHITECTURES ;
+#   .sass   les attentes sur le code machine, pour chaque architecture du programme (propriété
+#           CUDA_ARCHITECTURES de sa cible : CMAKE_CUDA_ARCHITECTURES, sauf ajout explicite) ;
 #   .cli    le programme refuse les arguments invalides avec un message clair et un code non nul.
 #
 # Arguments :
@@ -280,9 +281,11 @@ function(noyaux_add_part_binaries part)
   endif()
 endfunction()
 
-# Un test « sass » sur le code machine d'un noyau du programme.
+# Un test « sass » sur le code machine d'un noyau du programme, pour chaque architecture du
+# programme (sa propriété CUDA_ARCHITECTURES : celles de CMAKE_CUDA_ARCHITECTURES, plus 100a
+# pour un exemple Blackwell).
 function(noyaux_internal_sass_test test_name id part kernel)
-  string(REPLACE ";" "," archs "${CMAKE_CUDA_ARCHITECTURES}")
+  set(archs "$<JOIN:$<TARGET_PROPERTY:${id},CUDA_ARCHITECTURES>,,>")
   set(expectations "")
   foreach(expectation IN LISTS ARGN)
     list(APPEND expectations --attendu "${expectation}")

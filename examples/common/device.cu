@@ -60,4 +60,22 @@ void require_kernel_image(const void* kernel, const char* kernel_name) {
     NOYAUX_CUDA_CHECK(code);
 }
 
+int kernel_ptx_version(const void* kernel, const char* kernel_name) {
+    require_kernel_image(kernel, kernel_name);
+    cudaFuncAttributes attributes{};
+    NOYAUX_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    return attributes.ptxVersion;
+}
+
+void require_kernel_architecture(const void* kernel, const char* kernel_name, int minimum, const char* feature) {
+    const int version = kernel_ptx_version(kernel, kernel_name);
+    if (version >= minimum) return;
+    const cudaDeviceProp properties = require_device();
+    throw UnsupportedArchitectureError(
+        std::string("architecture non prise en charge : ") + feature + " demande sm_" + std::to_string(minimum) +
+        " ou plus, et le code du noyau " + kernel_name + " retenu pour ce GPU (" + properties.name + ", sm_" +
+        std::to_string(properties.major) + std::to_string(properties.minor) + ") vient de compute_" +
+        std::to_string(version) + " ; ce binaire cible les architectures " + compiled_architectures() + ".");
+}
+
 }  // namespace noyaux

@@ -62,4 +62,37 @@ void require_kernel_image(void (*kernel)(Args...), const char* kernel_name) {
     require_kernel_image(reinterpret_cast<const void*>(kernel), kernel_name);
 }
 
+/**
+ * @brief Version de la PTX dont vient le code que le GPU courant exécuterait pour @p kernel
+ *        (ex. 90 pour un noyau compilé pour sm_90a, 80 pour un code compilé à la volée depuis
+ *        la PTX de compute_80).
+ * @throws UnsupportedArchitectureError si le noyau n'a aucun code pour ce GPU
+ */
+int kernel_ptx_version(const void* kernel, const char* kernel_name);
+
+/** @brief Surcharge pour un pointeur de noyau typé. */
+template <typename... Args>
+int kernel_ptx_version(void (*kernel)(Args...), const char* kernel_name) {
+    return kernel_ptx_version(reinterpret_cast<const void*>(kernel), kernel_name);
+}
+
+/**
+ * @brief Exige que le code retenu pour @p kernel sur le GPU courant vienne d'une architecture
+ *        au moins égale à @p minimum (ex. 90). Un exemple Hopper est aussi compilé pour sm_80,
+ *        sans la fonction qu'il montre : ce code-là ne doit pas être lancé.
+ * @param kernel le noyau
+ * @param kernel_name son nom, pour le message
+ * @param minimum l'architecture minimale, ex. 90 pour sm_90
+ * @param feature ce qui demande cette architecture, pour le message (ex. « la TMA »)
+ * @throws UnsupportedArchitectureError sinon, en nommant le GPU et l'architecture requise
+ */
+void require_kernel_architecture(const void* kernel, const char* kernel_name, int minimum, const char* feature);
+
+/** @brief Surcharge pour un pointeur de noyau typé. */
+template <typename... Args>
+void require_kernel_architecture(void (*kernel)(Args...), const char* kernel_name, int minimum,
+                                 const char* feature) {
+    require_kernel_architecture(reinterpret_cast<const void*>(kernel), kernel_name, minimum, feature);
+}
+
 }  // namespace noyaux

@@ -447,14 +447,52 @@ UNSUPPORTED = [
 ]
 
 
+CONDITIONAL = re.compile(r"^[ \t]*#[ \t]*(ifndef|ifdef|if|elif|else|endif)\b([^\n]*)$", re.M)
+EMULATOR_DEFINED = re.compile(r"(?:ifdef\s+|if\s+defined\s*\(?\s*)SIMT_EMULATOR\s*\)?")
+EMULATOR_UNDEFINED = re.compile(r"(?:ifndef\s+|if\s+!\s*defined\s*\(?\s*)SIMT_EMULATOR\s*\)?")
+
+
+def hidden_from_emulator(code: str) -> list[tuple[int, int]]:
+    """Plages que le compilateur ne voit pas quand SIMT_EMULATOR est défini : la branche d'un
+    « #ifndef SIMT_EMULATOR » (ou « #if !defined(SIMT_EMULATOR) ») jusqu'à son #else, #elif ou
+    #endif, et la branche #else d'un « #ifdef SIMT_EMULATOR ». Un exemple réservé au GPU y
+    garde, dans son test.cu, ce que l'émulateur refuse (HOST_TESTS_CPU)."""
+    ranges = []
+    stack = []  # par #if ouvert : [début de la plage cachée, ou None ; branche SIMT_EMULATOR ?]
+    for match in CONDITIONAL.finditer(code):
+        directive = match.group(1)
+        condition = f"{directive} {match.group(2).strip()}"
+        if directive in ("ifndef", "ifdef", "if"):
+            hidden = EMULATOR_UNDEFINED.fullmatch(condition) is not None
+            stack.append([match.end() if hidden else None, EMULATOR_DEFINED.fullmatch(condition) is not None])
+        elif not stack:
+            continue
+        elif directive in ("else", "elif"):
+            top = stack[-1]
+            if top[0] is not None:
+                ranges.append((top[0], match.start()))
+                top[0] = None
+            elif top[1] and directive == "else":
+                top[0] = match.end()
+            top[1] = False
+        else:  # endif
+            start, _ = stack.pop()
+            if start is not None:
+                ranges.append((start, match.start()))
+    return ranges
+
+
 def unsupported_features(code: str, code_and_strings: str) -> list[tuple[int, str]]:
-    """(position, message) de chaque fonctionnalité non émulée, dans l'ordre du texte."""
+    """(position, message) de chaque fonctionnalité non émulée, dans l'ordre du texte, hors du
+    code caché à l'émulateur (hidden_from_emulator)."""
+    hidden = hidden_from_emulator(code)
     found = []
     for rule in UNSUPPORTED:
         haystack = code_and_strings if rule.in_strings else code
         emulated = "émulée" if rule.feminine else "émulé"
         message = f"{rule.feature} n'est pas {emulated} par le processeur ; {GPU_ONLY_ADVICE}"
-        found += [(match.start(), message) for match in rule.pattern.finditer(haystack)]
+        found += [(match.start(), message) for match in rule.pattern.finditer(haystack)
+                  if not any(start <= match.start() < end for start, end in hidden)]
     return sorted(found)
 
 

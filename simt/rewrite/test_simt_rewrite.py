@@ -255,6 +255,29 @@ class UnsupportedFeatures(unittest.TestCase):
         self.assertIn("k.cuh:5: simt : l'assembleur en ligne (PTX) n'est pas émulé par le processeur ; "
                       "cet exemple est réservé au GPU (BACKENDS gpu).", lines)
 
+    def test_code_hidden_from_the_emulator_is_not_reported(self):
+        source = "\n".join([
+            "#ifndef SIMT_EMULATOR",           # 1
+            '#include "wgmma.cuh"',            # 2 : caché
+            "#if __CUDA_ARCH__ >= 900",        # 3
+            "CUtensorMap m;",                  # 4 : caché (imbriqué)
+            "#endif",                          # 5
+            "#else",                           # 6
+            "CUtensorMap visible;",            # 7
+            "#endif",                          # 8
+            "#ifdef SIMT_EMULATOR",            # 9
+            "int y;",                          # 10
+            "#else",                           # 11
+            'asm("nop");',                     # 12 : caché
+            "#endif",                          # 13
+            "#if !defined(SIMT_EMULATOR)",     # 14
+            "tcgen05_alloc();",                # 15 : caché
+            "#endif",                          # 16
+            "CUtensorMap n;",                  # 17
+        ])
+        _, diagnostics = rewrite_source(source, "k.cu")
+        self.assertEqual([int(d.split(":")[1]) for d in diagnostics], [7, 17])
+
     def test_feature_names_in_strings_only_are_ignored(self):
         # Le mot-clé asm n'a de sens que dans le code ; cuda/barrier seul est accepté.
         output, diagnostics = rewrite_source('#include <cuda/barrier>\nputs("asm(");\n', "k.cu")

@@ -1,0 +1,76 @@
+/**
+ * @file
+ * @brief Ce que partagent les exemples de Tensor Cores de Hopper et de Blackwell qui lisent
+ *        leurs opérandes en mémoire partagée par descripteur : la disposition « K-major » sans
+ *        permutation (matrices élémentaires de 8 lignes × 16 octets), les champs communs du
+ *        descripteur de mémoire partagée, et la conversion bf16 sur l'hôte.
+ */
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+
+namespace noyaux::tensor_core {
+
+// --8<-- [start:disposition]
+/**
+ * @brief Sans permutation (swizzle), un opérande « K-major » est fait de matrices élémentaires
+ *        de 8 lignes × 8 éléments bf16 (16 octets par ligne, 128 octets d'un seul tenant).
+ *        @p lbo (leading byte offset) sépare deux matrices élémentaires voisines le long de K,
+ *        @p sbo (stride byte offset) deux groupes de 8 lignes voisins.
+ * @return la position, en octets depuis le début de l'opérande, de l'élément (@p row, @p k)
+ */
+__host__ __device__ constexpr std::uint32_t core_matrix_offset(unsigned row, unsigned k, std::uint32_t lbo,
+                                                               std::uint32_t sbo) {
+    return (row / 8) * sbo + (k / 8) * lbo + (row % 8) * 16 + (k % 8) * 2;
+}
+
+/** @brief Octets entre deux matrices élémentaires le long de K (elles se suivent). */
+constexpr std::uint32_t kLeadingByteOffset = 128;
+/** @brief Octets entre deux groupes de 8 lignes : les deux matrices élémentaires de K = 16. */
+constexpr std::uint32_t kStrideByteOffset = 256;
+
+/**
+ * @brief Champs communs aux descripteurs de mémoire partagée de Hopper et de Blackwell
+ *        (64 bits) : adresse de départ, LBO et SBO, chacun divisé par 16 sur 14 bits (bits
+ *        0–13, 16–29 et 32–45) ; le reste à zéro : pas de permutation. Sans vérification : les
+ *        noyaux l'appellent avec des constantes (voir make_smem_descriptor).
+ */
+__host__ __device__ constexpr std::uint64_t encode_smem_descriptor(std::uint32_t address, std::uint32_t lbo,
+                                                                   std::uint32_t sbo) {
+    return std::uint64_t{(address >> 4) & 0x3FFF} | (std::uint64_t{(lbo >> 4) & 0x3FFF} << 16) |
+           (std::uint64_t{(sbo >> 4) & 0x3FFF} << 32);
+}
+
+/**
+ * @brief encode_smem_descriptor, après vérification des valeurs.
+ * @throws std::invalid_argument si une valeur n'est pas un multiple de 16 ou atteint 2^18
+ */
+inline std::uint64_t make_smem_descriptor(std::uint32_t address, std::uint32_t lbo, std::uint32_t sbo) {
+    for (const std::uint32_t value : {address, lbo, sbo})
+        if (value % 16 != 0 || value >= (1u << 18))
+            throw std::invalid_argument("descripteur de mémoire partagée : " + std::to_string(value) +
+                                        " n'est pas un multiple de 16 inférieur à 2^18");
+    return encode_smem_descriptor(address, lbo, sbo);
+}
+// --8<-- [end:disposition]
+
+/** @brief bf16 : les 16 bits de poids fort d'un float (troncature, exacte pour les petits entiers). */
+inline std::uint16_t to_bf16(float value) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    return static_cast<std::uint16_t>(bits >> 16);
+}
+
+/** @brief Le float que représente le bf16 @p bits. */
+inline float from_bf16(std::uint16_t bits) {
+    const std::uint32_t wide = std::uint32_t{bits} << 16;
+    float value = 0.0f;
+    std::memcpy(&value, &wide, sizeof value);
+    return value;
+}
+
+}  // namespace noyaux::tensor_core

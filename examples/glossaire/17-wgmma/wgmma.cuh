@@ -1,0 +1,79 @@
+/**
+ * @file
+ * @brief Une seule instruction wgmma (Hopper, sm_90a) : wgmma.mma_async m64n8k16, bf16 vers
+ *        f32, exécutée par un warpgroup de 128 threads, A et B lus en mémoire partagée par
+ *        descripteurs (sans permutation), encadrée par wgmma.fence, wgmma.commit_group et
+ *        wgmma.wait_group.
+ *
+ * wgmma n'existe que pour sm_90a (jeu d'instructions propre à l'architecture) ; pour les
+ * autres cibles de la partie (sm_80), le noyau se réduit à un piège, jamais lancé. Réservé au
+ * GPU : l'émulateur simt refuse wgmma. La disposition et la référence (disposition.hpp) ont
+ * leurs tests sur l'émulateur.
+ */
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "common/cuda_check.cuh"
+#include "disposition.hpp"
+
+#include <cstdint>
+
+namespace noyaux::glossaire::warpgroup_mma {
+
+// --8<-- [start:noyau]
+/**
+ * @brief D = A · B pour un warpgroup : les threads rangent A et Bᵀ en matrices élémentaires
+ *        dans la mémoire partagée, un wgmma les multiplie, chaque thread écrit ses quatre
+ *        accumulateurs à leur place dans D.
+ * @param a A, 64 × 16 bf16 rangée par lignes
+ * @param bt Bᵀ, 8 × 16 bf16 rangée par lignes
+ * @param d D, 64 × 8 flottants rangée par lignes
+ */
+__global__ void __launch_bounds__(kThreads)
+    wgmma_m64n8k16(const std::uint16_t* __restrict__ a, const std::uint16_t* __restrict__ bt, float* __restrict__ d) {
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __shared__ alignas(128) std::uint16_t sa[kM * kK];
+    __shared__ alignas(128) std::uint16_t sb[kN * kK];
+    for (unsigned i = threadIdx.x; i < kM * kK; i += kThreads)
+        sa[core_matrix_offset(i / kK, i % kK, kLeadingByteOffset, kStrideByteOffset) / 2] = a[i];
+    for (unsigned i = threadIdx.x; i < kN * kK; i += kThreads)
+        sb[core_matrix_offset(i / kK, i % kK, kLeadingByteOffset, kStrideByteOffset) / 2] = bt[i];
+    // Les écritures ordinaires doivent être visibles du proxy asynchrone, par lequel lit wgmma.
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+
+    const auto address = [](const void* p) { return static_cast<std::uint32_t>(__cvta_generic_to_shared(p)); };
+    const std::uint64_t desc_a = encode_smem_descriptor(address(sa), kLeadingByteOffset, kStrideByteOffset);
+    const std::uint64_t desc_b = encode_smem_descriptor(address(sb), kLeadingByteOffset, kStrideByteOffset);
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");  // accumulateurs prêts pour wgmma
+    // scale-d = 0 : D = A·B, sans ajouter l'ancien D ; échelles +1, ni A ni B transposées.
+    asm volatile(
+        "{\n"
+        "  .reg .pred p;\n"
+        "  setp.ne.b32 p, %6, 0;\n"
+        "  wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%0, %1, %2, %3}, %4, %5, p, 1, 1, 0, 0;\n"
+        "}\n"
+        : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+        : "l"(desc_a), "l"(desc_b), "r"(0)
+        : "memory");
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");  // le groupe est terminé
+
+    for (unsigned reg = 0; reg < 4; ++reg) {
+        const Coordinates c = accumulator_coordinates(threadIdx.x, reg);
+        d[c.row * kN + c.col] = acc[reg];
+    }
+#else
+    __trap();  // wgmma n'existe que pour sm_90a : le programme ne lance jamais ce code
+#endif
+}
+// --8<-- [end:noyau]
+
+/** @brief Lance wgmma_m64n8k16 : un bloc, un warpgroup (asynchrone). */
+inline void launch_wgmma(const std::uint16_t* a, const std::uint16_t* bt, float* d, cudaStream_t stream = nullptr) {
+    wgmma_m64n8k16<<<1, kThreads, 0, stream>>>(a, bt, d);
+}
+
+}  // namespace noyaux::glossaire::warpgroup_mma
