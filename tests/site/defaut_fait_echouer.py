@@ -40,7 +40,7 @@ def copy_site(workdir: Path) -> None:
     shutil.copy(ROOT / "mkdocs.yml", workdir)
     shutil.copytree(ROOT / "docs", workdir / "docs")
     # Lus seulement : des liens suffisent.
-    for name in ("tools", "examples"):
+    for name in ("tools", "examples", "glossary"):
         (workdir / name).symlink_to(ROOT / name)
 
 

@@ -14,6 +14,8 @@ PART_NAMES = {"ressources": "Ressources", "gemm": "GEMM", "megakernels": "Megake
 # rendu en exemples/<partie>/<exemple>.md, le même lien s'écrit « ../../… ». La construction
 # stricte vérifie ensuite que la page visée existe.
 README_DOCS_LINK = re.compile(r"\]\(\.\./\.\./\.\./docs/")
+# Une fiche du glossaire (../../../glossary/<terme>.md) devient la page glossaire/<terme>.md.
+README_GLOSSARY_LINK = re.compile(r"\]\(\.\./\.\./\.\./glossary/")
 
 
 def readme_title_and_summary(readme: Path) -> tuple[str, str]:
@@ -34,6 +36,7 @@ def example_page(example: Example, root: Path, files: list[str]) -> str:
     noyaux-integrite le donne (l'anatomie d'un exemple n'est écrite qu'à un endroit)."""
     readme = (root / example.directory / "README.md").read_text(encoding="utf-8")
     readme = README_DOCS_LINK.sub("](../../", readme)
+    readme = README_GLOSSARY_LINK.sub("](../../glossaire/", readme)
     parts = [f"---\nexemples:\n  - {example.directory}\n---\n", readme.rstrip(), "",
              "## Fichiers de l'exemple {#fichiers}", "",
              f"Dans l'ordre de lecture ; tous dans `{example.directory}/`.", ""]
