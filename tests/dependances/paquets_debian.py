@@ -211,6 +211,27 @@ class Verdict:
     packages: set[str] = field(default_factory=set)
 
 
+def in_toolkit(path: Path, cuda_real: Path | None) -> bool:
+    """Vrai pour un fichier du toolkit CUDA de l'image (prérequis déclaré, hors dpkg) : sous sa
+    racine, lien vers elle, ou petit lanceur qui l'exécute (l'image a /usr/local/bin/nvcc, un
+    script « exec /usr/local/cuda-13.0/bin/nvcc "$@" »)."""
+    if cuda_real is None:
+        return False
+    real = path.resolve()
+    if real == cuda_real or cuda_real in real.parents:
+        return True
+    try:
+        with real.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    if not head.startswith(b"#!") or len(head) == 4096:
+        return False
+    text = head.decode("utf-8", errors="replace")
+    return any(Path(word).resolve() == cuda_real or cuda_real in Path(word).resolve().parents
+               for word in text.split() if word.startswith("/"))
+
+
 def judge(usage: Usage, owners: dict[str, set[str]], allowed: set[str],
           cuda_root: Path | None) -> Verdict:
     verdict = Verdict()
@@ -218,7 +239,7 @@ def judge(usage: Usage, owners: dict[str, set[str]], allowed: set[str],
     for path, origin in sorted(usage.files.items()):
         if not (str(path).startswith(("/usr/", "/lib/", "/bin/", "/sbin/", "/opt/"))):
             continue  # le dépôt, sa construction, .venv : hors du système
-        if cuda_real and (path.resolve() == cuda_real or cuda_real in path.resolve().parents):
+        if in_toolkit(path, cuda_real):
             continue  # toolkit CUDA de l'image, prérequis déclaré
         verdict.checked += 1
         found = set()

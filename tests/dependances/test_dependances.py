@@ -73,6 +73,20 @@ class Packages(unittest.TestCase):
         self.assertEqual(verdict.missing, {})
         self.assertEqual(verdict.checked, 3)  # ni CUDA ni le dépôt
 
+    def test_toolkit_launcher_script_is_part_of_the_toolkit(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp) / "cuda-13.0"
+            (root / "bin").mkdir(parents=True)
+            (root / "bin" / "nvcc").touch()
+            launcher = Path(tmp) / "nvcc"
+            launcher.write_text(f'#!/bin/sh\nexec {root}/bin/nvcc "$@"\n')
+            stranger = Path(tmp) / "autre"
+            stranger.write_text('#!/bin/sh\nexec /usr/bin/env "$@"\n')
+            self.assertTrue(pd.in_toolkit(root / "bin" / "nvcc", root))
+            self.assertTrue(pd.in_toolkit(launcher, root))
+            self.assertFalse(pd.in_toolkit(stranger, root))
+            self.assertFalse(pd.in_toolkit(launcher, None))
+
     def test_package_list_reads_comments_and_several_names(self):
         with tempfile.TemporaryDirectory() as tmp:
             listing = Path(tmp) / "liste.txt"
