@@ -175,5 +175,30 @@ class MarkerTest(unittest.TestCase):
             figures.load_constants(Path("/inexistant/constantes.json"))
 
 
+class SourceMarkersTest(unittest.TestCase):
+    """Les marqueurs écrits dans les sources : fiches du glossaire (glossary/) et pages (docs/)."""
+    ROOT = Path(__file__).resolve().parents[2]
+
+    def markers(self, folder: str) -> list[tuple[str, str]]:
+        return [(path.relative_to(self.ROOT).as_posix(), match.group(1))
+                for path in sorted((self.ROOT / folder).rglob("*.md"))
+                for match in figures.MARKER.finditer(path.read_text(encoding="utf-8"))]
+
+    def test_every_figure_named_by_a_glossary_entry_or_a_page_exists(self):
+        unknown = [f"{source} : {name}" for source, name in self.markers("glossary") + self.markers("docs")
+                   if name not in figures.FIGURES]
+        self.assertEqual(unknown, [], "figures inconnues de figures.FIGURES")
+
+    def test_glossary_entries_show_figures(self):
+        shown = {name for _, name in self.markers("glossary")}
+        self.assertGreaterEqual(len(shown), 5, "les fiches du glossaire ne montrent presque aucune figure")
+
+    def test_term_page_links_to_the_figures_folder(self):
+        rendered = figures.render_all(constants())
+        out = figures.render_markers("<!-- noyaux:figure gemm-coalescence -->", rendered,
+                                     "glossaire/coalescence.md")
+        self.assertIn("](../figures/gemm-coalescence.svg)", out)
+
+
 if __name__ == "__main__":
     unittest.main()
