@@ -5,7 +5,9 @@ Le site est servi sur 127.0.0.1 par http.server ; Chromium ne peut résoudre auc
 nom d'hôte. Vérifie :
   a. l'accueil en français (langue, titre, champ de recherche, onglets) ;
   b. la recherche, qui doit trouver une page à partir d'une autre flexion d'un mot
-     (« affaires » alors que la page dit « affaire ») ;
+     (« affaires » alors que la page dit « affaire ») ; racinisation française : une forme
+     absente de tout le site (« coalesçaient », « débordaient ») trouve la fiche du glossaire
+     qui dit « coalescence », « débordement », parmi les trois premières pages ;
   c. l'encadré « Exemple compilable » et ses trois liens ; sur une page qui nomme plusieurs
      exemples (la synthèse GEMM), un seul tableau, une ligne et trois liens par exemple ;
   d. qu'aucune requête ne quitte 127.0.0.1 (pages, workers, navigateur lui-même) et que
@@ -15,7 +17,8 @@ nom d'hôte. Vérifie :
   f. le glossaire : la recherche trouve une fiche par son nom français, son nom anglais, son
      abréviation et une forme fléchie ; sur une page d'une autre partie (GEMM), la première
      mention d'un terme est un lien vers sa fiche, dont l'infobulle montre la définition ;
-  g. le site ouvert depuis le disque (file://, plugin offline) : pages et recherche marchent.
+  g. le site ouvert depuis le disque (file://, plugin offline) : pages et recherche marchent,
+     racinisation comprise.
 
 Codes de sortie : 0 tout passe, 1 au moins une vérification échoue, 2 environnement
 incomplet (site non construit, Selenium, Chromium ou chromedriver absent).
@@ -73,6 +76,13 @@ EXAMPLE_DIR = "examples/ressources/01-boucle-grid-stride"
 # Requête → forme présente sur la page. Les requêtes n'apparaissent nulle part dans le
 # site : seule une recherche qui rapproche les flexions peut trouver la page.
 SEARCHES = {"affaires": "affaire", "absurdes": "absurde"}
+# Requête → (fiche, forme qu'elle contient). Ni la requête ni la requête sans son « s » final
+# ne figurent dans le site (vérifié sur l'index) : seule la racinisation française de la
+# requête et de l'index (tools/mkdocs/recherche_francaise.js) les rapproche.
+STEMMED_SEARCHES = {
+    "coalesçaient": ("glossaire/coalescence.html", "coalescence"),
+    "débordaient": ("glossaire/pression-sur-les-registres.html", "débordement"),
+}
 INTERNAL_SCHEMES = {"data", "blob", "about", "chrome"}
 CAPTURES = ["accueil.png", "recherche.png", "exemple.png", "exemples.png", "glossaire.png"]
 # Une fiche du glossaire et ce qui doit la trouver dans la recherche : nom français, nom
@@ -252,10 +262,31 @@ def check_search(s: Session) -> tuple[list[str], str]:
             found.append(f"« {query} » ({meta})")
         else:
             # Material cherche « requête* » (un préfixe) : le pluriel ne trouve le singulier
-            # que si le séparateur de plugins.search (mkdocs.yml) retire le « s » final.
+            # que si la requête est racinisée comme l'index (recherche_francaise.js).
             problems.append(f"« {query} » ne trouve pas {GRID_STRIDE}, "
                             f"qui dit « {form_on_page} » (compteur « {meta} »)")
+    indexed = indexed_text(s.site)
+    for query, (page, form_on_page) in STEMMED_SEARCHES.items():
+        absent = [q for q in (query, query.removesuffix("s")) if q in indexed]
+        if absent:
+            problems.append(f"« {absent[0]} » figure dans le site : choisissez une forme absente, "
+                            "que seule la racinisation rapproche")
+            continue
+        meta, links = search(s, query)
+        pages = list(dict.fromkeys(urlsplit(link).path for link in links))
+        target = urlsplit(s.url(page)).path
+        if target in pages[:3]:
+            found.append(f"« {query} » → {page} (page {pages.index(target) + 1})")
+        else:
+            problems.append(f"« {query} » ne trouve pas {page}, qui dit « {form_on_page} », parmi "
+                            f"les 3 premières pages (compteur « {meta} » ; {', '.join(pages[:5])})")
     return problems, f"{', '.join(found)} → {GRID_STRIDE}"
+
+
+def indexed_text(site: Path) -> str:
+    """Titres et textes de l'index de recherche, en minuscules."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    return " ".join(f"{doc['title']} {doc['text']}" for doc in index["docs"]).lower()
 
 
 def check_example_box(s: Session) -> tuple[list[str], str]:
@@ -399,6 +430,13 @@ def check_offline(s: Session) -> tuple[list[str], str]:
         s.drain_logs(target)
         if "Multiprocesseur" not in s.driver.title:
             problems.append(f"file:// : {target} affiche « {s.driver.title} »")
+    # La racinisation de la requête tourne aussi dans l'iframe qui remplace le Worker.
+    s.driver.get(home.as_uri())
+    query, (page, _) = next(iter(STEMMED_SEARCHES.items()))
+    meta, links = search(s, query)
+    stemmed_target = urlsplit((s.site / page).as_uri()).path
+    if stemmed_target not in (urlsplit(link).path for link in links):
+        problems.append(f"file:// : « {query} » ne trouve pas {page} ({meta})")
     return problems, f"{home.as_uri()} : recherche « {TERM_SEARCHES[1]} » ({meta}) → {TERM_PAGE}"
 
 

@@ -1,7 +1,7 @@
 """Crochets MkDocs de Noyaux : référence API et KaTeX servis localement, catalogue des
-exemples et glossaire générés, liens et infobulles du glossaire sur chaque page, encadré
-« Exemple compilable », figures dessinées depuis les constantes des noyaux et typographie
-française."""
+exemples et glossaire générés, recherche racinisée en français, liens et infobulles du
+glossaire sur chaque page, encadré « Exemple compilable », figures dessinées depuis les
+constantes des noyaux et typographie française."""
 from __future__ import annotations
 
 import os
@@ -26,6 +26,7 @@ import figures  # noqa: E402
 import glossaire  # noqa: E402
 import mesures  # noqa: E402
 import occupation  # noqa: E402
+import recherche  # noqa: E402
 import sass  # noqa: E402
 import typographie  # noqa: E402
 from noyaux_outils.manifeste import Example, ManifestError, read_manifest  # noqa: E402
@@ -110,6 +111,10 @@ def on_files(files: Files, config):
     # Les pages Doxygen ne déclarent pas d'icône : le navigateur demande /favicon.ico.
     favicon = Path(material.__file__).parent / "templates" / "assets" / "images" / "favicon.png"
     files.append(File.generated(config, "favicon.ico", abs_src_path=str(favicon)))
+    try:
+        recherche.install(files, config)
+    except recherche.SearchError as error:
+        raise PluginError(str(error)) from error
     examples = list(_state["examples"].values())
     for example in examples:
         files.append(File.generated(config, example.page,
