@@ -7,6 +7,14 @@ if(NOYAUX_CCACHE)
 endif()
 
 find_package(CUDAToolkit REQUIRED)
+# CUDA::nvrtc de FindCUDAToolkit tire CUDA::cuda_driver, l'ébauche de libcuda : un programme lié
+# avec -Wl,--no-as-needed (ce qu'impose AddressSanitizer) exigerait libcuda.so.1 au démarrage et
+# ne démarrerait pas sans pilote. libnvrtc n'en a pas besoin : cette cible-ci ne le tire pas.
+get_target_property(noyaux_nvrtc_location CUDA::nvrtc IMPORTED_LOCATION)
+add_library(noyaux_nvrtc SHARED IMPORTED GLOBAL)
+set_target_properties(noyaux_nvrtc PROPERTIES
+  IMPORTED_LOCATION ${noyaux_nvrtc_location}
+  INTERFACE_INCLUDE_DIRECTORIES "${CUDAToolkit_INCLUDE_DIRS}")
 find_package(GTest REQUIRED)
 find_package(benchmark REQUIRED)
 

@@ -1,6 +1,8 @@
 """Règles des vérificateurs de dépendances, sur des cas construits : fichiers de dépendances,
 lignes d'édition des liens, cache CMake, propriétaires dpkg, fermeture par dépendances, et
 imports Python non fournis par ci/requirements.txt."""
+import shutil
+import subprocess
 import tempfile
 import textwrap
 import unittest
@@ -8,6 +10,7 @@ from pathlib import Path
 
 import imports_python
 import paquets_debian as pd
+import sans_libcuda
 
 
 class BuildTraces(unittest.TestCase):
@@ -140,3 +143,23 @@ class PythonImports(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+STUBS = Path("/usr/local/cuda/lib64/stubs")
+
+
+class DriverLinks(unittest.TestCase):
+    @unittest.skipUnless(shutil.which("cc") and (STUBS / "libcuda.so").exists(),
+                         "compilateur C ou ébauche de libcuda absents")
+    def test_program_needing_libcuda_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            build = Path(tmp)
+            source = build / "prog.c"
+            source.write_text("int main(void) { return 0; }\n")
+            for name, flags in (("sain", []), ("fautif", ["-Wl,--no-as-needed", f"-L{STUBS}", "-lcuda"])):
+                subprocess.run(["cc", str(source), "-o", str(build / name), *flags], check=True)
+            self.assertEqual(sans_libcuda.needed_libraries(build / "sain").count("libcuda.so.1"), 0)
+            self.assertIn("libcuda.so.1", sans_libcuda.needed_libraries(build / "fautif"))
+            self.assertEqual(sans_libcuda.main(["--construction", str(build)]), 1)
+            (build / "fautif").unlink()
+            self.assertEqual(sans_libcuda.main(["--construction", str(build)]), 0)
