@@ -128,7 +128,9 @@ cudaError_t launch_kernel_ex(const cudaLaunchConfig_t* config, void (*kernel)(Pa
     static_assert(sizeof...(Args) == sizeof...(Params),
                   "simt : le noyau ne reçoit pas ce nombre d'arguments");
     if (config == nullptr) return cudaErrorInvalidValue;
-    if (config->numAttrs > 0 && config->attrs == nullptr) return cudaErrorInvalidValue;
+    if (config->numAttrs > 0 && config->attrs == nullptr)
+        return detail::refuse_launch("cudaLaunchConfig_t annonce des attributs (numAttrs) mais attrs est nul",
+                                     cudaErrorInvalidValue);
     LaunchShape shape{config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream, false};
     cudaEvent_t programmatic_event = nullptr;
     for (unsigned i = 0; i < config->numAttrs; ++i) {
