@@ -198,9 +198,39 @@ TEST_F(Graphs, ExplicitCopyKernelAndEmptyNodes) {
     };
     cudaGraph_t graph = build(reinterpret_cast<void*>(graphs::add_constant), 2);
     cudaGraphExec_t exec;
-    ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+    cudaGraphInstantiateParams instantiate{};
+    ASSERT_EQ(cudaGraphInstantiateWithParams(&exec, graph, &instantiate), cudaSuccess);
+    EXPECT_EQ(instantiate.result_out, cudaGraphInstantiateSuccess);
     ASSERT_EQ(cudaGraphLaunch(exec, stream_), cudaSuccess);
     EXPECT_EQ(values(), std::vector<int>(kCount, 6));
+
+    // Nouveaux arguments du nœud noyau : dans l'instance seule, puis dans le graphe.
+    size_t node_count = 4;
+    std::vector<cudaGraphNode_t> nodes(node_count);
+    ASSERT_EQ(cudaGraphGetNodes(graph, nodes.data(), &node_count), cudaSuccess);
+    int n = kCount, constant = 5;
+    void* arguments[] = {&values_, &n, &constant};
+    cudaKernelNodeParams params{};
+    params.func = reinterpret_cast<void*>(graphs::add_constant);
+    params.gridDim = dim3(1);
+    params.blockDim = dim3(128);
+    params.kernelParams = arguments;
+    ASSERT_EQ(cudaGraphExecKernelNodeSetParams(exec, nodes[2], &params), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream_), cudaSuccess);
+    EXPECT_EQ(values(), std::vector<int>(kCount, 9));
+    constant = 1;
+    ASSERT_EQ(cudaGraphKernelNodeSetParams(nodes[2], &params), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream_), cudaSuccess);  // l'instance garde 5
+    EXPECT_EQ(values(), std::vector<int>(kCount, 9));
+    cudaGraphExec_t again;
+    ASSERT_EQ(cudaGraphInstantiate(&again, graph, 0), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(again, stream_), cudaSuccess);
+    EXPECT_EQ(values(), std::vector<int>(kCount, 5));
+    cudaGraphExecDestroy(again);
+    params.func = reinterpret_cast<void*>(graphs::scale);
+    EXPECT_EQ(cudaGraphExecKernelNodeSetParams(exec, nodes[2], &params), cudaErrorInvalidValue);
+    EXPECT_THAT(simt::last_diagnostic(), HasSubstr("le noyau d'un graphe instancié ne peut pas changer"));
+    EXPECT_EQ(cudaGraphExecKernelNodeSetParams(exec, nodes[0], &params), cudaErrorInvalidValue);  // nœud vide
 
     // Refus : copie sans adresse, dépendance prise dans un autre graphe, autre noyau à la mise à jour.
     cudaGraphNode_t node;
