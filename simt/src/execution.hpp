@@ -127,8 +127,9 @@ void resume(ThreadSlot& slot);
 void suspend(ThreadSlot& slot);
 
 /**
- * @brief Détruit la fibre de @p slot : la déroule (destructeurs compris), sauf si elle est
- *        suspendue dans une fonction noexcept, où elle est abandonnée avec sa pile.
+ * @brief Avant la destruction de @p slot (qui déroule sa fibre, destructeurs compris) : une
+ *        fibre suspendue dans une fonction noexcept est retirée du slot et abandonnée avec sa
+ *        pile, la dérouler appellerait std::terminate.
  */
 void destroy_fiber(ThreadSlot& slot);
 
