@@ -94,7 +94,10 @@ __global__ void __launch_bounds__(kThreads) chain_step_pdl(const float* __restri
  * @brief Toute la chaîne en un lancement : chaque bloc traite ses éléments (boucle grid-stride)
  *        puis attend les autres à la barrière (GridBarrier) avant l'étape suivante. La grille
  *        doit être entièrement résidente (require_co_resident avant le lancement).
- * @param buffers les deux tampons alternés ; l'entrée est dans buffers[0]
+ * @param buffer0 premier des deux tampons alternés, qui contient l'entrée
+ * @param buffer1 second tampon
+ * @param n       nombre d'éléments
+ * @param steps   nombre d'étapes
  * @param barrier état de la barrière, à zéro à l'allocation, jamais remis à zéro ensuite
  */
 __global__ void __launch_bounds__(kThreads) chain_persistent_counter(float* buffer0, float* buffer1, std::size_t n,
@@ -110,7 +113,13 @@ __global__ void __launch_bounds__(kThreads) chain_persistent_counter(float* buff
     }
 }
 
-/** @brief La même boucle, synchronisée par grid.sync() (lancement coopératif obligatoire). */
+/**
+ * @brief La même boucle, synchronisée par grid.sync() (lancement coopératif obligatoire).
+ * @param buffer0 premier des deux tampons alternés, qui contient l'entrée
+ * @param buffer1 second tampon
+ * @param n       nombre d'éléments
+ * @param steps   nombre d'étapes
+ */
 __global__ void __launch_bounds__(kThreads) chain_persistent_grid_sync(float* buffer0, float* buffer1, std::size_t n,
                                                                       int steps) {
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
