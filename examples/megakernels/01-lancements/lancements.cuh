@@ -14,25 +14,15 @@
 #include "chaine.hpp"
 #include "common/captured_graph.cuh"
 #include "common/cuda_check.cuh"
+#include "common/device.cuh"
 #include "common/device_buffer.cuh"
 #include "megakernels/common/co_residence.cuh"
 #include "megakernels/common/synchronisation.cuh"
 
 #include <cstddef>
-#include <stdexcept>
 #include <vector>
 
 namespace noyaux::megakernels::chain {
-
-/**
- * @def NOYAUX_CHAIN_GRAPHS
- * @brief 1 là où les graphes CUDA s'exécutent : sur GPU, pas (encore) sur l'émulateur simt.
- */
-#ifdef SIMT_EMULATOR
-#define NOYAUX_CHAIN_GRAPHS 0
-#else
-#define NOYAUX_CHAIN_GRAPHS 1
-#endif
 
 /** @brief Threads par bloc de tous les noyaux de l'exemple. */
 constexpr unsigned kThreads = 128;
@@ -60,8 +50,12 @@ __global__ void __launch_bounds__(kThreads) chain_step(const float* __restrict__
 }
 // --8<-- [end:noyau-etape]
 
-/** @brief Vrai là où le PDL est compilé : sm_90 ou plus (cudaGridDependencySynchronize n'existe pas avant). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+/**
+ * @def NOYAUX_PDL_DEVICE
+ * @brief 1 là où le PDL est compilé : sm_90 ou plus (cudaGridDependencySynchronize n'existe pas
+ *        avant), et l'émulateur simt, qui le modélise comme un ordre entre les deux noyaux.
+ */
+#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900) || defined(SIMT_EMULATOR)
 #define NOYAUX_PDL_DEVICE 1
 #else
 #define NOYAUX_PDL_DEVICE 0
@@ -134,6 +128,17 @@ __global__ void __launch_bounds__(kThreads) chain_persistent_grid_sync(float* bu
     }
 }
 // --8<-- [end:noyau-persistant]
+
+/**
+ * @brief Exige que le PDL soit utilisable : sur GPU, que le code retenu pour chain_step_pdl vienne
+ *        de sm_90 ou plus ; l'émulateur simt, lui, l'exécute toujours.
+ * @throws noyaux::UnsupportedArchitectureError sinon, avec un message en français
+ */
+inline void require_pdl() {
+#ifndef SIMT_EMULATOR
+    require_kernel_architecture(chain_step_pdl, "chain_step_pdl", 90, "le lancement à dépendance programmatique (PDL)");
+#endif
+}
 
 /** @brief Blocs d'une étape lancée seule : un élément par thread. */
 inline unsigned step_blocks(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
@@ -219,13 +224,9 @@ public:
         switch (variant) {
             case Variant::Stream: launch_stream(stream); break;
             case Variant::Graph: {
-#if NOYAUX_CHAIN_GRAPHS
                 const CapturedGraph graph(stream, [this](cudaStream_t s) { launch_stream(s); });
                 graph.launch(stream);
                 NOYAUX_CUDA_CHECK(cudaStreamSynchronize(stream));  // le graphe vit jusqu'à la fin de son exécution
-#else
-                throw std::runtime_error("les graphes CUDA ne sont pas exécutés par l'émulateur simt");
-#endif
                 break;
             }
             case Variant::Pdl: launch_pdl(stream); break;
