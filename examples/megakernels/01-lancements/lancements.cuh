@@ -160,12 +160,19 @@ inline unsigned persistent_blocks(const void* kernel, std::size_t n) {
 class ChainRunner {
 public:
     /**
-     * @brief Prépare une chaîne de @p steps étapes sur @p n éléments.
+     * @brief Prépare une chaîne de @p steps étapes sur @p n éléments, et la grille des noyaux
+     *        persistants (au plus ce qui tient à la fois sur le GPU).
      * @throws std::invalid_argument si la chaîne sort des bornes (validate_chain)
+     * @throws CoResidencyError si la grille du noyau à compteur ne tient pas entière
      */
     ChainRunner(std::size_t n, int steps)
-        : n_((validate_chain(steps, n), n)), steps_(steps), buffer0_(n), buffer1_(n), barrier_(1) {
+        : n_((validate_chain(steps, n), n)), steps_(steps), buffer0_(n), buffer1_(n), barrier_(1),
+          counter_blocks_(persistent_blocks(reinterpret_cast<const void*>(chain_persistent_counter), n)),
+          grid_sync_blocks_(persistent_blocks(reinterpret_cast<const void*>(chain_persistent_grid_sync), n)) {
         NOYAUX_CUDA_CHECK(cudaMemset(barrier_.data(), 0, sizeof(GridBarrier)));  // une fois pour toutes
+        // La grille du noyau à compteur ne change plus : vérifiée une fois, avant tout lancement
+        // (le noyau à grid.sync() l'est par cudaLaunchCooperativeKernel lui-même).
+        require_co_resident(chain_persistent_counter, static_cast<int>(counter_blocks_), static_cast<int>(kThreads), 0);
     }
 
     /** @brief Copie @p input (n éléments) dans le premier tampon. */
@@ -198,18 +205,19 @@ public:
             NOYAUX_CUDA_CHECK(cudaLaunchKernelEx(&config, chain_step_pdl, static_cast<const float*>(in(s)), out(s), n_, s));
     }
 
-    /** @brief Un seul lancement ordinaire du noyau persistant à barrière à compteur, après vérification de co-résidence. */
+    /**
+     * @brief Un seul lancement ordinaire du noyau persistant à barrière à compteur, sur la grille
+     *        calculée et vérifiée (co-résidence) à la construction.
+     */
     void launch_persistent_counter(cudaStream_t stream) {
-        const unsigned blocks = persistent_blocks(reinterpret_cast<const void*>(chain_persistent_counter), n_);
-        require_co_resident(chain_persistent_counter, static_cast<int>(blocks), static_cast<int>(kThreads), 0);
-        chain_persistent_counter<<<blocks, kThreads, 0, stream>>>(buffer0_.data(), buffer1_.data(), n_, steps_,
+        chain_persistent_counter<<<counter_blocks_, kThreads, 0, stream>>>(buffer0_.data(), buffer1_.data(), n_, steps_,
                                                                   barrier_.data());
         NOYAUX_CUDA_CHECK(cudaGetLastError());
     }
 
     /** @brief Un seul lancement coopératif du noyau persistant à grid.sync(). */
     void launch_persistent_grid_sync(cudaStream_t stream) {
-        const unsigned blocks = persistent_blocks(reinterpret_cast<const void*>(chain_persistent_grid_sync), n_);
+        const unsigned blocks = grid_sync_blocks_;
         float* buffer0 = buffer0_.data();
         float* buffer1 = buffer1_.data();
         std::size_t n = n_;
@@ -251,6 +259,8 @@ private:
     DeviceBuffer<float> buffer0_;
     DeviceBuffer<float> buffer1_;
     DeviceBuffer<GridBarrier> barrier_;
+    unsigned counter_blocks_;    // grille du noyau à barrière à compteur
+    unsigned grid_sync_blocks_;  // grille du noyau à grid.sync()
 };
 
 /** @brief Nom français d'une variante, pour l'affichage. */
