@@ -97,4 +97,9 @@ inline Program build_decoder_program(const DecoderShape& shape, int queue_count)
 }
 // --8<-- [end:construction]
 
+/** @brief Étape montrée par la figure du site (flux d'instructions) : deux couches, H = 4 tranches. */
+constexpr DecoderShape kIllustratedShape{256, 1024, 2, 256};
+/** @brief Files (blocs) de la figure du site. */
+constexpr int kIllustratedQueues = 3;
+
 }  // namespace noyaux::megakernels::interpreter
