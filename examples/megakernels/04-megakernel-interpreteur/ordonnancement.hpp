@@ -28,6 +28,7 @@ struct ScheduleReport {
 
 namespace detail {
 
+/** @brief « file @p queue, instruction @p index » : le lieu d'une erreur, pour les messages. */
 inline std::string where(int queue, std::uint32_t index) {
     return "file " + std::to_string(queue) + ", instruction " + std::to_string(index);
 }

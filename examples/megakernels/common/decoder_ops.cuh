@@ -13,6 +13,8 @@
 #include "megakernels/common/decoder_step.hpp"
 
 #include <cstddef>
+#include <span>
+#include <stdexcept>
 #include <vector>
 
 namespace noyaux::megakernels {
