@@ -822,10 +822,10 @@ def megakernel_instruction_stream(constants: dict) -> Figure:
         raise FigureError("programme du megakernel vide")
     edges = megakernel_dependencies(instructions)
     columns = max(ins["rang"] for ins in instructions) + 1
-    box_w, box_h, gap_x, gap_y = 150, 54, 56, 34
+    box_w, box_h, gap_x, gap_y = 150, 54, 80, 30
     left, top = 90, 50
     width = left + columns * (box_w + gap_x) + 20
-    height = top + queues * (box_h + gap_y) + 70
+    height = top + queues * (box_h + gap_y) + 30
     canvas = Canvas(width, height, "Flux d'instructions du megakernel")
 
     def corner(ins):
@@ -841,10 +841,12 @@ def megakernel_instruction_stream(constants: dict) -> Figure:
         (px0, py0), (cx0, cy0) = corner(instructions[p]), corner(instructions[c])
         if cx0 > px0:
             canvas.line(px0 + box_w, py0 + box_h / 2, cx0, cy0 + box_h / 2, MUTED, 1, arrow=True)
-        else:                        # même colonne : d'une file à l'autre, verticalement
-            down = cy0 > py0
-            canvas.line(px0 + box_w / 2 + 10, py0 + (box_h if down else 0), cx0 + box_w / 2 + 10,
-                        cy0 + (0 if down else box_h), MUTED, 1, arrow=True)
+        else:                        # même colonne : par l'intervalle à droite, sans couper de boîte
+            lane_x = px0 + box_w + 8 + 7 * instructions[p]["file"]
+            canvas.polyline([(px0 + box_w, py0 + box_h / 2 - 8), (lane_x, py0 + box_h / 2 - 8),
+                             (lane_x, cy0 + box_h / 2 + 8)], MUTED, 1)
+            canvas.line(lane_x, cy0 + box_h / 2 + 8, cx0 + box_w, cy0 + box_h / 2 + 8, MUTED, 1,
+                        arrow=True)
     for ins in instructions:
         x, y = corner(ins)
         fill, stroke = _OP_COLORS.get(ins["op"], (NEUTRAL, GRID))
@@ -855,10 +857,10 @@ def megakernel_instruction_stream(constants: dict) -> Figure:
         wait = f"attend c{ins['attend']} ≥ {ins['cible']}" if ins["attend"] >= 0 else "n'attend rien"
         signal = (f"+{ins['increment']} c{ins['signale']}" if ins["signale"] >= 0 else "ne signale rien")
         canvas.text(x + 8, y + 46, f"{wait} ; {signal}", size=10, fill=INK)
-    canvas.text(left, height - 24, f"{len(instructions)} instructions, {queues} files, "
+    canvas.text(left, height - 16, f"{len(instructions)} instructions, {queues} files, "
                 f"{program['compteurs']} compteurs, {len(edges)} dépendances : le programme que "
                 "construit l'exemple 4 pour cette figure.", size=11, fill=MUTED)
-    per_queue = "; ".join(
+    per_queue = " ; ".join(
         f"bloc {q} : " + ", ".join(f"C{i['couche']} {_OP_LABELS.get(i['op'], i['op'])}"
                                    for i in instructions if i["file"] == q)
         for q in range(queues))
