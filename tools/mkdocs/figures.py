@@ -861,7 +861,7 @@ def megakernel_instruction_stream(constants: dict) -> Figure:
                 f"{program['compteurs']} compteurs, {len(edges)} dépendances : le programme que "
                 "construit l'exemple 4 pour cette figure.", size=11, fill=MUTED)
     per_queue = " ; ".join(
-        f"bloc {q} : " + ", ".join(f"C{i['couche']} {_OP_LABELS.get(i['op'], i['op'])}"
+        f"bloc {q} : " + ", ".join(f"{_OP_LABELS.get(i['op'], i['op'])} de la couche {i['couche']}"
                                    for i in instructions if i["file"] == q)
         for q in range(queues))
     alt = (f"Le programme du megakernel de l'exemple 4 pour {program['couches']} couches : "
