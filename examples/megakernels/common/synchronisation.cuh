@@ -69,6 +69,17 @@ __device__ inline void wait_acquire(const unsigned int* counter, unsigned int ta
 // --8<-- [end:signal-attente]
 
 /**
+ * @brief Prend un ticket dans une file de travail : ajoute 1 à @p counter et rend la valeur
+ *        d'avant. Ordre relaxed : le ticket ne publie rien, il partage seulement des indices
+ *        (chaque valeur n'est rendue qu'une fois, quel que soit l'ordre des blocs).
+ * @param counter prochain ticket, en mémoire globale
+ * @return le ticket pris
+ */
+__device__ inline unsigned int take_ticket(unsigned int* counter) {
+    return DeviceAtomicRef(*counter).fetch_add(1, cuda::memory_order_relaxed);
+}
+
+/**
  * @brief Drapeau : écrit @p value dans @p flag en ordre release (un thread, après __syncthreads).
  * @param flag  drapeau en mémoire globale
  * @param value valeur publiée (par exemple le numéro de l'étape prête)
