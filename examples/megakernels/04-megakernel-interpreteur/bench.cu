@@ -47,7 +47,7 @@ void BM_InterpreterMegakernel(benchmark::State& state) {
     const mk::DecoderShape shape = bench_shape(state);
     mk::DecoderDeviceState data(mk::make_weights(shape), mk::make_input(shape.hidden));
     mi::Megakernel megakernel(mi::build_decoder_program(shape, sm_count()), shape);
-    mi::Stream stream;
+    noyaux::Stream stream;
     measure(state, [&](cudaStream_t s) { megakernel.launch(data, s); }, stream.get());
 }
 
@@ -55,7 +55,7 @@ void BM_InterpreterSeparate(benchmark::State& state) {
     const mk::DecoderShape shape = bench_shape(state);
     mk::DecoderDeviceState data(mk::make_weights(shape), mk::make_input(shape.hidden));
     mi::allow_page(shape);
-    mi::Stream stream;
+    noyaux::Stream stream;
     measure(state, [&](cudaStream_t s) { mi::launch_separate(data, s); }, stream.get());
 }
 
@@ -63,8 +63,8 @@ void BM_InterpreterGraph(benchmark::State& state) {
     const mk::DecoderShape shape = bench_shape(state);
     mk::DecoderDeviceState data(mk::make_weights(shape), mk::make_input(shape.hidden));
     mi::allow_page(shape);
-    mi::Stream stream;
-    const mi::CapturedGraph graph([&](cudaStream_t s) { mi::launch_separate(data, s); }, stream.get());
+    noyaux::Stream stream;
+    const noyaux::CapturedGraph graph(stream.get(), [&](cudaStream_t s) { mi::launch_separate(data, s); });
     measure(state, [&](cudaStream_t s) { graph.launch(s); }, stream.get());
 }
 

@@ -89,7 +89,7 @@ int run(int argc, char** argv) {
     const std::vector<float> input = mk::make_input(shape.hidden);
     const std::vector<float> expected = mk::decoder_reference(weights, input);
     mk::DecoderDeviceState state(weights, input);
-    mi::Stream stream;
+    noyaux::Stream stream;
     mi::allow_page(shape);
 
     // Deux exécutions de suite : la seconde prouve la remise à zéro des compteurs.
@@ -113,7 +113,7 @@ int run(int argc, char** argv) {
                 separate_ok ? "identiques au megakernel" : "DIFFÉRENTS du megakernel");
 
 #ifndef SIMT_EMULATOR
-    const mi::CapturedGraph graph([&](cudaStream_t s) { mi::launch_separate(state, s); }, stream.get());
+    const noyaux::CapturedGraph graph(stream.get(), [&](cudaStream_t s) { mi::launch_separate(state, s); });
     graph.launch(stream.get());
     NOYAUX_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
     const bool graph_ok = state.result() == from_megakernel;

@@ -3,14 +3,17 @@
  * @brief Exemple 4 : un megakernel interpréteur. Un seul noyau persistant, lancé une fois par
  *        étape de décodeur ; chaque bloc lit sa file d'instructions (programme.hpp), attend le
  *        compteur de chacune, l'exécute et signale le sien. Pour comparer : les mêmes opérations
- *        en noyaux séparés lancés dans un flux, puis capturés en graphe CUDA.
+ *        en noyaux séparés lancés dans un flux, puis capturés en graphe CUDA
+ *        (noyaux::CapturedGraph, examples/common/captured_graph.cuh).
  */
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include "common/captured_graph.cuh"
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
+#include "common/stream.cuh"
 #include "megakernels/common/co_residence.cuh"
 #include "megakernels/common/decoder_ops.cuh"
 #include "megakernels/common/synchronisation.cuh"
@@ -18,7 +21,6 @@
 #include "programme.hpp"
 
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <vector>
 
@@ -118,58 +120,6 @@ inline void allow_page(const DecoderShape& shape) {
     NOYAUX_CUDA_CHECK(cudaFuncSetAttribute(down_residual_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
 }
 
-/** @brief Un flux non bloquant, détruit avec l'objet (la capture exige un flux explicite). */
-class Stream {
-public:
-    Stream() { NOYAUX_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    Stream(const Stream&) = delete;
-    Stream& operator=(const Stream&) = delete;
-    ~Stream() { cudaStreamDestroy(stream_); }
-    /** @brief Le flux. */
-    cudaStream_t get() const { return stream_; }
-
-private:
-    cudaStream_t stream_ = nullptr;
-};
-
-// --8<-- [start:graphe]
-/** @brief Les mêmes lancements capturés une fois en graphe CUDA, relancés d'un seul appel. */
-class CapturedGraph {
-public:
-    /** @brief Capture ce que @p submit soumet à @p stream, puis instancie le graphe. */
-    CapturedGraph(const std::function<void(cudaStream_t)>& submit, cudaStream_t stream) {
-        NOYAUX_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-        try {
-            submit(stream);
-        } catch (...) {
-            cudaGraph_t partial = nullptr;
-            cudaStreamEndCapture(stream, &partial);  // clôt la capture avant de rendre l'erreur
-            if (partial != nullptr) cudaGraphDestroy(partial);
-            throw;
-        }
-        NOYAUX_CUDA_CHECK(cudaStreamEndCapture(stream, &graph_));
-        NOYAUX_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
-    }
-    CapturedGraph(const CapturedGraph&) = delete;
-    CapturedGraph& operator=(const CapturedGraph&) = delete;
-    ~CapturedGraph() {
-        if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
-        if (graph_ != nullptr) cudaGraphDestroy(graph_);
-    }
-    /** @brief Relance tout le graphe dans @p stream (asynchrone). */
-    void launch(cudaStream_t stream) const { NOYAUX_CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
-    /** @brief Nombre de nœuds du graphe (copies comprises). */
-    std::size_t node_count() const {
-        std::size_t count = 0;
-        NOYAUX_CUDA_CHECK(cudaGraphGetNodes(graph_, nullptr, &count));
-        return count;
-    }
-
-private:
-    cudaGraph_t graph_ = nullptr;
-    cudaGraphExec_t exec_ = nullptr;
-};
-// --8<-- [end:graphe]
 
 /**
  * @brief Le megakernel prêt à lancer : programme validé et copié sur le GPU, compteurs et état.

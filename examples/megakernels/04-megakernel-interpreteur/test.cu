@@ -129,7 +129,7 @@ struct Fixture {
     mk::DecoderWeights weights = mk::make_weights(kSmall);
     std::vector<float> input = mk::make_input(kSmall.hidden);
     mk::DecoderDeviceState state{weights, input};
-    mi::Stream stream;
+    noyaux::Stream stream;
 
     std::vector<float> separate() {
         mi::allow_page(kSmall);
@@ -199,7 +199,7 @@ TEST(MegakernelInterpreterDevice, RefusesGridThatIsNotCoResident) {
 TEST(MegakernelInterpreterDevice, CapturedGraphMatchesSeparateKernels) {
     Fixture f;
     const std::vector<float> separate = f.separate();
-    const mi::CapturedGraph graph([&](cudaStream_t s) { mi::launch_separate(f.state, s); }, f.stream.get());
+    const noyaux::CapturedGraph graph(f.stream.get(), [&](cudaStream_t s) { mi::launch_separate(f.state, s); });
     EXPECT_EQ(graph.node_count(), 1u + 3u * static_cast<unsigned>(kSmall.layers));  // copie + 3 noyaux par couche
     graph.launch(f.stream.get());
     graph.launch(f.stream.get());  // chaque relance repart de l'entrée
