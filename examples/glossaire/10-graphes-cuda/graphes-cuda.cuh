@@ -3,9 +3,6 @@
  * @brief Une chaîne de petits noyaux dépendants, lancée noyau par noyau dans un flux, puis
  *        capturée une fois en graphe CUDA (cudaStreamBeginCapture, cudaStreamEndCapture,
  *        cudaGraphInstantiate) et relancée d'un seul appel (cudaGraphLaunch).
- *
- * Réservé au GPU : l'émulateur simt ne connaît pas les graphes CUDA. La référence et les
- * bornes (chaine.hpp) ont leurs tests sur l'émulateur.
  */
 #pragma once
 
