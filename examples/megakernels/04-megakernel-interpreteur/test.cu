@@ -5,7 +5,7 @@
  *        megakernel rend le même résultat que les noyaux séparés, proche de la référence ; ses
  *        compteurs finissent aux valeurs prévues ; deux exécutions de suite donnent le même
  *        résultat, et sans remise à zéro la vérification finale le signale ; une grille trop
- *        grande est refusée. Le graphe CUDA est testé sur GPU seulement (voir README).
+ *        grande est refusée ; le graphe CUDA des noyaux séparés rend le même résultat.
  */
 #include "megakernels/common/decoder_step.hpp"
 #include "ordonnancement.hpp"
@@ -195,7 +195,6 @@ TEST(MegakernelInterpreterDevice, RefusesGridThatIsNotCoResident) {
     EXPECT_THROW(mi::Megakernel(mi::build_decoder_program(kSmall, resident + 1), kSmall), mk::CoResidencyError);
 }
 
-#ifndef SIMT_EMULATOR
 TEST(MegakernelInterpreterDevice, CapturedGraphMatchesSeparateKernels) {
     Fixture f;
     const std::vector<float> separate = f.separate();
@@ -206,4 +205,3 @@ TEST(MegakernelInterpreterDevice, CapturedGraphMatchesSeparateKernels) {
     NOYAUX_CUDA_CHECK(cudaStreamSynchronize(f.stream.get()));
     EXPECT_EQ(f.state.result(), separate);
 }
-#endif
