@@ -120,6 +120,11 @@ class Canvas:
         self._parts.append(f'<polyline points="{coords}" fill="none" stroke="{stroke}" '
                            f'stroke-width="{width:g}"/>')
 
+    def polygon(self, points, fill, stroke=INK, width=1.0):
+        coords = " ".join(f"{x:g},{y:g}" for x, y in points)
+        self._parts.append(f'<polygon points="{coords}" fill="{fill}" stroke="{stroke}" '
+                           f'stroke-width="{width:g}"/>')
+
     def circle(self, x, y, r, fill=INK, stroke=PAPER):
         self._parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="{fill}" stroke="{stroke}"/>')
 
@@ -692,6 +697,100 @@ def gemm_double_buffer(constants: dict) -> Figure:
     return Figure(canvas.svg(), alt, caption)
 
 
+# --- Megakernels : lancements successifs contre un noyau persistant --------------------------
+
+# Durées schématiques, en unités de dessin : aucune n'est mesurée, la légende le dit.
+_LAUNCH, _RAMP, _FULL, _TAIL, _WAIT = 40, 30, 100, 50, 12
+_TAIL_STEPS = (1.0, 0.6, 0.35, 0.15)   # part des SM encore occupés pendant la queue
+
+
+def _occupancy_profile(x0: float, base: float, height: float, plateaus: int) -> list[tuple]:
+    """Contour de l'occupation d'un lancement commencé en x0 (surcoût compris) : montée,
+    @p plateaus pleines occupations séparées d'une courte attente, queue en escalier."""
+    x = x0 + _LAUNCH
+    points = [(x, base), (x + _RAMP, base - height)]
+    x += _RAMP
+    for i in range(plateaus):
+        x += _FULL
+        points.append((x, base - height))
+        if i + 1 < plateaus:                 # attente sur compteur : quelques SM à vide
+            points += [(x, base - 0.8 * height), (x + _WAIT, base - 0.8 * height),
+                       (x + _WAIT, base - height)]
+            x += _WAIT
+    step = _TAIL / len(_TAIL_STEPS)
+    for i, share in enumerate(_TAIL_STEPS):
+        points += [(x + i * step, base - share * height), (x + (i + 1) * step, base - share * height)]
+    points.append((x + _TAIL, base))
+    return points
+
+
+def megakernel_timeline(constants: dict) -> Figure:
+    kernels = 3
+    left, row_h, gap = 200, 80, 90
+    sequence_end = left + kernels * (_LAUNCH + _RAMP + _FULL + _TAIL)
+    persistent_end = left + _LAUNCH + _RAMP + kernels * _FULL + (kernels - 1) * _WAIT + _TAIL
+    width = sequence_end + 30
+    tops = (80, 80 + row_h + gap)
+    canvas = Canvas(width, tops[1] + row_h + 86, "Lancements successifs et noyau persistant")
+    rows = ((tops[0], f"{kernels} noyaux", "lancés l'un après l'autre"),
+            (tops[1], "un noyau", "persistant"))
+    for top, title, sub in rows:
+        base = top + row_h
+        canvas.text(left - 26, top + row_h / 2 - 2, title, size=12, anchor="end", bold=True)
+        canvas.text(left - 26, top + row_h / 2 + 14, sub, size=11, anchor="end", fill=MUTED)
+        canvas.text(left - 8, top + row_h / 2, "SM occupés", size=10, anchor="middle",
+                    fill=MUTED, rotate=-90)
+        canvas.line(left, base, width - 12, base, INK, 1, arrow=True)
+        canvas.line(left, base, left, top - 8, INK, 1, arrow=True)
+        canvas.text(width - 14, base + 16, "temps", size=11, anchor="end", fill=MUTED)
+
+    def launch(x0, top, plateaus, labels):
+        base = top + row_h
+        canvas.rect(x0, top, _LAUNCH, row_h, "#f6d5d1", ALERT, 0.8, dash="3 2")
+        busy_end = x0 + _LAUNCH + _RAMP + plateaus * _FULL + (plateaus - 1) * _WAIT + _TAIL
+        canvas.rect(x0 + _LAUNCH, top, busy_end - x0 - _LAUNCH, row_h, "#fbeae8", "none", 0)
+        canvas.polygon(_occupancy_profile(x0, base, row_h, plateaus), C_FILL, C_STRONG, 1.2)
+        x = x0 + _LAUNCH + _RAMP
+        for i, label in enumerate(labels):
+            canvas.text(x + _FULL / 2, top + row_h / 2 + 4, label, size=11, anchor="middle")
+            x += _FULL + _WAIT
+        return busy_end
+
+    x = left
+    for k in range(kernels):
+        x = launch(x, tops[0], 1, [f"noyau {k + 1}"])
+    launch(left, tops[1], kernels, [f"étape {k + 1}" for k in range(kernels)])
+    # Les quatre phases, nommées sur le premier noyau.
+    phases = (("surcoût de lancement", left, _LAUNCH),
+              ("montée", left + _LAUNCH, _RAMP),
+              ("pleine occupation", left + _LAUNCH + _RAMP, _FULL),
+              ("queue", left + _LAUNCH + _RAMP + _FULL, _TAIL))
+    for i, (label, x0, w) in enumerate(phases):
+        y = tops[0] - 58 + 16 * i           # en escalier : chaque nom au-dessus de sa phase
+        canvas.line(x0 + 3, y + 4, x0 + 3, tops[0] - 2, MUTED, 0.8)
+        canvas.text(x0 + 6, y, label, size=11, fill=INK)
+    canvas.text(left + _LAUNCH + _RAMP + _FULL + _WAIT / 2, tops[1] - 8,
+                "attente sur compteur", size=11, anchor="middle", fill=MUTED)
+    for end, top in ((sequence_end, tops[0]), (persistent_end, tops[1])):
+        canvas.line(end, top - 6, end, top + row_h + 4, INK, 1.2, "4 3")
+    note_y = tops[1] + row_h + 34
+    canvas.text(left, note_y, "Durées illustratives, non mesurées. En vert : SM au travail ; en "
+                "rouge pâle : surcoût de lancement et SM à vide.", size=11, fill=MUTED)
+    canvas.text(left, note_y + 18, "Pointillés verticaux : la fin du travail dans chaque cas.",
+                size=11, fill=MUTED)
+    alt = (f"Deux chronologies schématiques, l'occupation des SM en fonction du temps, sans "
+           f"valeurs. En haut, {kernels} noyaux lancés l'un après l'autre : chacun paie un "
+           "surcoût de lancement pendant lequel aucun SM ne travaille, une montée pendant que ses "
+           "blocs sont répartis, une pleine occupation, puis une queue en escalier où des SM se "
+           "vident en attendant les derniers blocs ; le noyau suivant ne commence qu'après. En bas, "
+           f"un seul noyau persistant fait les mêmes {kernels} étapes : un seul surcoût, une seule "
+           "montée et une seule queue, et entre deux étapes une courte attente sur un compteur où "
+           "quelques SM restent à vide ; il finit plus tôt. Les durées sont illustratives.")
+    caption = (f"Schéma : {kernels} lancements successifs contre un noyau persistant qui fait les "
+               "mêmes étapes (durées illustratives, non mesurées).")
+    return Figure(canvas.svg(), alt, caption)
+
+
 # --- GEMM : modèle roofline du H200 ------------------------------------------------------------
 
 def intensity(tile_m: int, tile_n: int) -> float:
@@ -790,6 +889,7 @@ def gemm_roofline(constants: dict) -> Figure:
 # --- Registre des figures, et leur place dans le site -----------------------------------------
 
 FIGURES: dict[str, Callable[[dict], Figure]] = {
+    "megakernel-chronologie": megakernel_timeline,
     "gemm-coalescence": gemm_coalescing,
     "gemm-tuiles-etape3": gemm_shared_tiles,
     "gemm-tuiles-etape4": gemm_tiles_step4,
