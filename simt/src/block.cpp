@@ -87,6 +87,7 @@ void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared)
         if (all_at_same_barrier(block)) release_barrier(block);
     }
     // Détruire une fibre suspendue la déroule (destructeurs compris) sur sa propre pile.
+    for (ThreadSlot& slot : block.threads) destroy_fiber(slot);
     block.threads.clear();
     current_block = nullptr;
     current_thread = nullptr;

@@ -54,6 +54,7 @@ struct ThreadSlot {
     uint3 index{};
     unsigned linear = 0;
     State state = State::ready;
+    bool in_noexcept_yield = false;  // suspendu dans yield_point_noexcept : ne pas dérouler
     boost::context::fiber fiber;
     boost::context::fiber* sink = nullptr;  // continuation de l'ordonnanceur, sur la pile de la fibre
     BarrierKind barrier_kind = BarrierKind::sync;
@@ -92,6 +93,7 @@ struct Launch {
     std::atomic<bool> aborted{false};
     std::atomic<unsigned long long> progress{0};  // lu par le chien de garde (watchdog.cpp)
     std::unique_ptr<GridBarrier> grid_barrier;
+    std::atomic<unsigned> finished_blocks{0};  // blocs terminés : le chien de garde compte les résidents
 };
 
 /** @brief Le bloc qu'exécute un thread du système. */
@@ -123,6 +125,12 @@ void resume(ThreadSlot& slot);
 
 /** @brief Rend la main à l'ordonnanceur ; déroule la fibre si le noyau est interrompu. */
 void suspend(ThreadSlot& slot);
+
+/**
+ * @brief Détruit la fibre de @p slot : la déroule (destructeurs compris), sauf si elle est
+ *        suspendue dans une fonction noexcept, où elle est abandonnée avec sa pile.
+ */
+void destroy_fiber(ThreadSlot& slot);
 
 // ---- barrier.cpp : barrières de bloc et de grille --------------------------------------------
 

@@ -4,14 +4,36 @@
  */
 #pragma once
 
+#include "simt/engine.hpp"
 #include "simt/occupancy.hpp"
 
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+/** @brief Un flux : ses drapeaux (bloquant ou non envers le flux hérité). */
+struct CUstream_st {
+    unsigned flags = 0;
+};
+
+namespace simt::detail {
+struct Capture;
+}
+
+/** @brief Un événement : l'instant de son dernier enregistrement hors capture. */
+struct CUevent_st {
+    std::chrono::steady_clock::time_point time{};
+    bool recorded = false;
+    /** Capture où il a été enregistré en dernier (fourche de flux), nulle hors capture. */
+    std::shared_ptr<simt::detail::Capture> capture;
+    /** Nœuds qu'attend un flux qui attend cet événement, dans cette capture. */
+    std::vector<struct CUgraphNode_st*> nodes;
+};
 
 namespace simt::detail {
 
@@ -41,6 +63,65 @@ Occupancy kernel_occupancy(const void* kernel, unsigned threads, std::size_t dyn
 
 /** @brief Nombre d'ordres de threads du mode « courses de données ». */
 int thread_orders();
+
+// ---- graphs.cpp : capture de flux et graphes CUDA -----------------------------------------
+
+/** @brief Ce qu'une opération demande au flux, du point de vue de la capture. */
+enum class StreamUse {
+    device_sync,  ///< cudaDeviceSynchronize : attend tous les flux
+    stream_sync,  ///< cudaStreamSynchronize, cudaStreamQuery : attend un flux
+    sync_copy,    ///< cudaMemcpy, cudaMemset synchrones : passent par le flux hérité
+};
+
+/**
+ * @brief Vérifie qu'@p api (de nature @p use, sur @p stream) est permise pendant les
+ *        captures en cours ; sinon invalide la capture concernée, émet un diagnostic et
+ *        rend l'erreur de CUDA (cudaErrorStreamCaptureUnsupported ou …Implicit), consignée.
+ */
+cudaError_t check_capture(const char* api, StreamUse use, cudaStream_t stream);
+
+/**
+ * @brief Si @p shape.stream capture, enregistre le lancement comme nœud (rien n'est exécuté)
+ *        et rend true, l'erreur éventuelle dans @p result ; false si le flux ne capture pas.
+ */
+bool capture_kernel(const void* kernel, const char* name, const LaunchShape& shape,
+                    const ThreadBody& body, cudaError_t& result);
+
+/** @brief Comme capture_kernel, pour une copie asynchrone (cudaMemcpyAsync). */
+bool capture_copy(void* destination, const void* source, std::size_t count, cudaMemcpyKind kind,
+                  cudaStream_t stream, cudaError_t& result);
+
+/** @brief Comme capture_kernel, pour un remplissage asynchrone (cudaMemsetAsync). */
+bool capture_fill(void* destination, int value, std::size_t count, cudaStream_t stream,
+                  cudaError_t& result);
+
+/** @brief Comme capture_kernel, pour cudaEventRecord (fourche et jonction de flux). */
+bool capture_event_record(cudaEvent_t event, cudaStream_t stream, cudaError_t& result);
+
+/** @brief Comme capture_kernel, pour cudaStreamWaitEvent sur un événement capturé. */
+bool capture_event_wait(cudaStream_t stream, cudaEvent_t event, cudaError_t& result);
+
+/** @brief Invalide la capture de @p stream après une erreur (un lancement refusé). */
+void invalidate_capture(cudaStream_t stream);
+
+/** @brief Oublie la capture de @p stream détruit. */
+void forget_stream(cudaStream_t stream);
+
+// ---- launch.cpp : types des noyaux ---------------------------------------------------------
+
+/** @brief Fabrique des corps de threads de @p kernel, ou nullptr s'il n'a jamais été vu typé. */
+BodyFactory kernel_body_factory(const void* kernel);
+
+// ---- runtime_api.cpp : mémoire, pour les copies des graphes -----------------------------
+
+/** @brief cudaMemcpy sans la vérification de capture (nœud de copie d'un graphe). */
+cudaError_t copy_memory(void* destination, const void* source, std::size_t count, cudaMemcpyKind kind);
+
+/** @brief cudaMemset sans la vérification de capture (nœud de remplissage d'un graphe). */
+cudaError_t fill_memory(void* destination, int value, std::size_t count);
+
+/** @brief Consigne @p error pour cudaGetLastError et la rend. */
+cudaError_t failure(cudaError_t error);
 
 /** @brief Copie de toutes les allocations du périphérique, pour rejouer un lancement. */
 using MemorySnapshot = std::vector<std::pair<void*, std::vector<std::byte>>>;

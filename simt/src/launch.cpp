@@ -96,6 +96,7 @@ void run_grid(const char* name, const LaunchShape& shape, unsigned resident_bloc
                     std::thread([&] { run_block(launch, block, shared); }).join();
                 else
                     run_block(launch, block, shared);
+                launch.finished_blocks.fetch_add(1);
                 launch.progress.fetch_add(1, std::memory_order_relaxed);
             }
             ::operator delete(shared, std::align_val_t{128});
@@ -131,6 +132,24 @@ const char* kernel_name(const void* kernel) {
     return it->second.c_str();
 }
 
+namespace {
+
+std::mutex kernel_types_mutex;
+std::map<const void*, BodyFactory> kernel_types;
+
+}  // namespace
+
+void remember_kernel(const void* kernel, BodyFactory factory) {
+    std::lock_guard lock(kernel_types_mutex);
+    kernel_types.try_emplace(kernel, factory);
+}
+
+BodyFactory kernel_body_factory(const void* kernel) {
+    std::lock_guard lock(kernel_types_mutex);
+    const auto it = kernel_types.find(kernel);
+    return it == kernel_types.end() ? nullptr : it->second;
+}
+
 void* dynamic_shared_memory() { return current_block->dynamic_shared; }
 
 cudaError_t refuse_launch(const char* reason, cudaError_t error) {
@@ -145,9 +164,11 @@ cudaError_t launch_grid(const void* kernel, const char* kernel_name, const Launc
     if (const cudaError_t error = validate(kernel, shape, why); error != cudaSuccess) {
         report(std::string("simt : lancement de ") + kernel_name + " refusé : " + why);
         record_error(error);
+        invalidate_capture(shape.stream);  // comme CUDA : une erreur invalide la capture
         return error;
     }
     if (sticky_error() != cudaSuccess) return sticky_error();
+    if (cudaError_t result; capture_kernel(kernel, kernel_name, shape, body, result)) return result;
 
     const unsigned resident = resident_blocks(kernel, shape);
     const int orders = thread_orders();

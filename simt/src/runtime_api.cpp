@@ -20,15 +20,6 @@
 #include <new>
 #include <string>
 
-struct CUstream_st {
-    unsigned flags = 0;
-};
-
-struct CUevent_st {
-    std::chrono::steady_clock::time_point time{};
-    bool recorded = false;
-};
-
 namespace simt::detail {
 namespace {
 
@@ -101,6 +92,8 @@ cudaError_t fail(cudaError_t error) {
 }
 
 }  // namespace
+
+cudaError_t failure(cudaError_t error) { return fail(error); }
 
 void record_error(cudaError_t error) {
     if (error != cudaSuccess) last_error = error;
@@ -200,6 +193,15 @@ const char* cudaGetErrorName(cudaError_t error) {
         case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
         case cudaErrorNotSupported: return "cudaErrorNotSupported";
         case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+        case cudaErrorIllegalState: return "cudaErrorIllegalState";
+        case cudaErrorStreamCaptureUnsupported: return "cudaErrorStreamCaptureUnsupported";
+        case cudaErrorStreamCaptureInvalidated: return "cudaErrorStreamCaptureInvalidated";
+        case cudaErrorStreamCaptureUnmatched: return "cudaErrorStreamCaptureUnmatched";
+        case cudaErrorStreamCaptureUnjoined: return "cudaErrorStreamCaptureUnjoined";
+        case cudaErrorStreamCaptureIsolation: return "cudaErrorStreamCaptureIsolation";
+        case cudaErrorStreamCaptureImplicit: return "cudaErrorStreamCaptureImplicit";
+        case cudaErrorStreamCaptureWrongThread: return "cudaErrorStreamCaptureWrongThread";
+        case cudaErrorGraphExecUpdateFailure: return "cudaErrorGraphExecUpdateFailure";
         default: return "cudaErrorUnknown";
     }
 }
@@ -218,6 +220,15 @@ const char* cudaGetErrorString(cudaError_t error) {
         case cudaErrorCooperativeLaunchTooLarge: return "grille coopérative trop grande pour le périphérique";
         case cudaErrorNotSupported: return "opération non émulée par simt";
         case cudaErrorInvalidMemcpyDirection: return "sens de copie invalide";
+        case cudaErrorIllegalState: return "opération impossible dans l'état actuel (flux qui ne capture pas)";
+        case cudaErrorStreamCaptureUnsupported: return "opération interdite pendant la capture d'un flux";
+        case cudaErrorStreamCaptureInvalidated: return "capture de flux invalidée par une erreur précédente";
+        case cudaErrorStreamCaptureUnmatched: return "la capture n'a pas été commencée sur ce flux";
+        case cudaErrorStreamCaptureUnjoined: return "la capture contient une fourche de flux jamais rejointe";
+        case cudaErrorStreamCaptureIsolation: return "dépendance qui franchit la frontière d'une capture";
+        case cudaErrorStreamCaptureImplicit: return "dépendance implicite du flux hérité envers une capture en cours";
+        case cudaErrorStreamCaptureWrongThread: return "capture terminée depuis un autre thread que celui qui l'a commencée";
+        case cudaErrorGraphExecUpdateFailure: return "mise à jour du graphe instancié impossible (topologie ou noyau changés)";
         default: return "erreur inconnue";
     }
 }
@@ -263,7 +274,13 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int dev
     }
     return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize() { return simt::detail::sticky_error(); }
+cudaError_t cudaDeviceSynchronize() {
+    using simt::detail::StreamUse;
+    if (const cudaError_t error = simt::detail::check_capture("cudaDeviceSynchronize", StreamUse::device_sync, nullptr);
+        error != cudaSuccess)
+        return error;
+    return simt::detail::sticky_error();
+}
 cudaError_t cudaDeviceReset() {
     simt::detail::clear_errors();
     return cudaSuccess;
@@ -322,7 +339,9 @@ cudaError_t cudaFreeHost(void* pointer) {
     return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void* destination, const void* source, size_t count, cudaMemcpyKind kind) {
+namespace simt::detail {
+
+cudaError_t copy_memory(void* destination, const void* source, std::size_t count, cudaMemcpyKind kind) {
     if (simt::detail::sticky_error() != cudaSuccess) return simt::detail::sticky_error();
     if (count == 0) return cudaSuccess;
     if (!destination || !source) return fail(cudaErrorInvalidValue);
@@ -334,18 +353,39 @@ cudaError_t cudaMemcpy(void* destination, const void* source, size_t count, cuda
     std::memmove(destination, source, count);
     return cudaSuccess;
 }
-cudaError_t cudaMemcpyAsync(void* destination, const void* source, size_t count, cudaMemcpyKind kind,
-                            cudaStream_t) {
-    return cudaMemcpy(destination, source, count, kind);
-}
-cudaError_t cudaMemset(void* pointer, int value, size_t count) {
+
+cudaError_t fill_memory(void* pointer, int value, std::size_t count) {
     if (count == 0) return cudaSuccess;
     if (!is_device_allocation(pointer)) return fail(cudaErrorInvalidValue);
     std::memset(pointer, value, count);
     return cudaSuccess;
 }
-cudaError_t cudaMemsetAsync(void* pointer, int value, size_t count, cudaStream_t) {
-    return cudaMemset(pointer, value, count);
+
+}  // namespace simt::detail
+
+cudaError_t cudaMemcpy(void* destination, const void* source, size_t count, cudaMemcpyKind kind) {
+    using simt::detail::StreamUse;
+    if (const cudaError_t error = simt::detail::check_capture("cudaMemcpy", StreamUse::sync_copy, nullptr);
+        error != cudaSuccess)
+        return error;
+    return simt::detail::copy_memory(destination, source, count, kind);
+}
+cudaError_t cudaMemcpyAsync(void* destination, const void* source, size_t count, cudaMemcpyKind kind,
+                            cudaStream_t stream) {
+    if (cudaError_t result; simt::detail::capture_copy(destination, source, count, kind, stream, result))
+        return result;
+    return simt::detail::copy_memory(destination, source, count, kind);
+}
+cudaError_t cudaMemset(void* pointer, int value, size_t count) {
+    using simt::detail::StreamUse;
+    if (const cudaError_t error = simt::detail::check_capture("cudaMemset", StreamUse::sync_copy, nullptr);
+        error != cudaSuccess)
+        return error;
+    return simt::detail::fill_memory(pointer, value, count);
+}
+cudaError_t cudaMemsetAsync(void* pointer, int value, size_t count, cudaStream_t stream) {
+    if (cudaError_t result; simt::detail::capture_fill(pointer, value, count, stream, result)) return result;
+    return simt::detail::fill_memory(pointer, value, count);
 }
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* source, size_t count, size_t offset,
                                cudaMemcpyKind) {
@@ -383,11 +423,29 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) 
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     if (!stream) return fail(cudaErrorInvalidResourceHandle);
+    simt::detail::forget_stream(stream);
     delete stream;
     return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return simt::detail::sticky_error(); }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+    using simt::detail::StreamUse;
+    if (const cudaError_t error = simt::detail::check_capture("cudaStreamSynchronize", StreamUse::stream_sync, stream);
+        error != cudaSuccess)
+        return error;
+    return simt::detail::sticky_error();
+}
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+    using simt::detail::StreamUse;
+    if (const cudaError_t error = simt::detail::check_capture("cudaStreamQuery", StreamUse::stream_sync, stream);
+        error != cudaSuccess)
+        return error;
+    return simt::detail::sticky_error();
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+    if (!event) return fail(cudaErrorInvalidResourceHandle);
+    if (cudaError_t result; simt::detail::capture_event_wait(stream, event, result)) return result;
+    return cudaSuccess;
+}
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
     if (!event) return fail(cudaErrorInvalidValue);
@@ -400,8 +458,9 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
     delete event;
     return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     if (!event) return fail(cudaErrorInvalidResourceHandle);
+    if (cudaError_t result; simt::detail::capture_event_record(event, stream, result)) return result;
     event->time = std::chrono::steady_clock::now();
     event->recorded = true;
     return cudaSuccess;

@@ -9,6 +9,7 @@
 #include "execution.hpp"
 #include "internal.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,31 @@ double deadlock_timeout_seconds() {
     return value > 0.0 ? value : 60.0;
 }
 
+/** @brief « 1 bloc … » ou « N blocs … » : @p one et @p many sont les deux accords. */
+std::string count_text(unsigned count, const char* one, const char* many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
+/**
+ * @brief Le diagnostic d'un lancement sans progrès : quand des blocs de la grille n'ont pas pu
+ *        démarrer faute de place, la cause la plus probable est qu'un bloc résident attend l'un
+ *        d'eux, ce qui ne se débloque pas plus sur GPU.
+ */
+std::string deadlock_text(const Launch& launch, double seconds) {
+    std::string text = std::string("simt : noyau ") + launch.kernel_name +
+                       " : interblocage, aucun progrès depuis " + std::to_string(int(seconds)) + " s";
+    const unsigned started = std::min(launch.next_block.load(), launch.block_count);
+    const unsigned running = started - std::min(started, launch.finished_blocks.load());
+    const unsigned not_started = launch.block_count - started;
+    if (not_started == 0)
+        return text + " (attente active d'un bloc non résident, ou d'une condition jamais remplie)";
+    return text + " : " + count_text(running, "bloc résident attend", "blocs résidents attendent") + " ; " +
+           count_text(not_started, "bloc de la grille n'a pas encore démarré faute de place",
+                      "blocs de la grille n'ont pas encore démarré faute de place") +
+           " : interblocage de co-résidence (une grille persistante doit tenir en entier sur le GPU ; "
+           "voir cudaOccupancyMaxActiveBlocksPerMultiprocessor)";
+}
+
 }  // namespace
 
 void watch_for_deadlock(Launch& launch, const std::atomic<unsigned>& finished, unsigned workers) {
@@ -38,9 +64,7 @@ void watch_for_deadlock(Launch& launch, const std::atomic<unsigned>& finished, u
             last_progress = progress;
             since = std::chrono::steady_clock::now();
         } else if (std::chrono::steady_clock::now() - since > timeout && !launch.aborted) {
-            report(std::string("simt : noyau ") + launch.kernel_name + " : interblocage, aucun progrès depuis " +
-                   std::to_string(int(timeout.count())) +
-                   " s (attente active d'un bloc non résident, ou d'une condition jamais remplie)");
+            report(deadlock_text(launch, timeout.count()));
             set_sticky_error(cudaErrorLaunchTimeout);
             launch.aborted = true;
             if (launch.grid_barrier) launch.grid_barrier->wake_all();

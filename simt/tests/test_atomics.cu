@@ -116,6 +116,67 @@ __global__ void libcudacxx_counters(int* plain, cuda::std::atomic<int>* counter,
     }
 }
 
+// Drapeau passé d'un bloc à l'autre : le bloc 0 publie ses données puis lève le drapeau
+// (release) ; le bloc 1 attend le drapeau (acquire), sans __nanosleep, puis lit les données.
+__global__ void flag_handoff(int* data, int* flag, int* copy) {
+    cuda::atomic_ref<int, cuda::thread_scope_device> ready(*flag);
+    if (blockIdx.x == 0) {
+        data[threadIdx.x] = static_cast<int>(threadIdx.x) * 7 + 1;
+        __syncthreads();
+        if (threadIdx.x == 0) ready.store(1, cuda::memory_order_release);
+    } else {
+        if (threadIdx.x == 0)
+            while (ready.load(cuda::memory_order_acquire) == 0) {
+            }
+        __syncthreads();
+        copy[threadIdx.x] = data[threadIdx.x];
+    }
+}
+
+// Dans un même bloc : le thread 0, repris le premier, attend ce que publie le dernier thread.
+// Les deux sont des fibres du même thread du système : l'attente doit céder la main.
+__global__ void spin_inside_block(int* flag, int* out) {
+    cuda::std::atomic_ref<int> ready(*flag);
+    if (threadIdx.x == 0) {
+        while (ready.load(cuda::std::memory_order_acquire) == 0) {
+        }
+        out[0] = 1;
+    } else if (threadIdx.x == blockDim.x - 1) {
+        ready.store(1, cuda::std::memory_order_release);
+    }
+}
+
+// wait/notify : le thread 0 dort sur la valeur 0 jusqu'à ce que le dernier thread la change.
+__global__ void wait_and_notify(int* flag, int* out) {
+    cuda::atomic_ref<int, cuda::thread_scope_block> value(*flag);
+    if (threadIdx.x == 0) {
+        value.wait(0, cuda::memory_order_acquire);
+        out[0] = value.load(cuda::memory_order_relaxed);
+    } else if (threadIdx.x == blockDim.x - 1) {
+        value.store(5, cuda::memory_order_release);
+        value.notify_all();
+    }
+}
+
+// Compteur de tickets : chaque bloc en prend un (acq_rel) ; le dernier arrivé, qui voit
+// tous les autres, vérifie que chacun a publié sa part avant son ticket.
+__global__ void ticket_counter(unsigned* tickets, int* parts, int* last_sum) {
+    if (threadIdx.x != 0) return;
+    parts[blockIdx.x] = static_cast<int>(blockIdx.x) + 1;
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> counter(*tickets);
+    const unsigned ticket = counter.fetch_add(1, cuda::memory_order_acq_rel);
+    if (ticket == gridDim.x - 1) {
+        int sum = 0;
+        for (unsigned b = 0; b < gridDim.x; ++b) sum += parts[b];
+        *last_sum = sum;
+    }
+}
+
+// Compteur partagé par un lancement, sous l'autre nom de libcu++ (cuda::atomic).
+__global__ void release_counter(cuda::atomic<int, cuda::thread_scope_device>* counter) {
+    counter->fetch_add(1, cuda::memory_order_release);
+}
+
 template <typename T>
 std::vector<T> to_host(const T* device, std::size_t count) {
     std::vector<T> host(count);
@@ -283,5 +344,63 @@ TEST(Atomics, LibcudacxxAtomicRefAndAtomic) {
     EXPECT_EQ(to_host(maximum, 1)[0], expected_maximum);
     cudaFree(plain);
     cudaFree(maximum);
+    cudaFree(counter);
+}
+
+TEST(Atomics, AtomicRefReleaseAcquireHandoffBetweenBlocks) {
+    int *data, *flag, *copy;
+    cudaMalloc(&data, 64 * sizeof(int));
+    cudaMalloc(&flag, sizeof(int));
+    cudaMalloc(&copy, 64 * sizeof(int));
+    cudaMemset(flag, 0, sizeof(int));
+    flag_handoff<<<2, 64>>>(data, flag, copy);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const std::vector<int> result = to_host(copy, 64);
+    for (int t = 0; t < 64; ++t) EXPECT_EQ(result[t], t * 7 + 1) << t;
+    cudaFree(data);
+    cudaFree(flag);
+    cudaFree(copy);
+}
+
+TEST(Atomics, AtomicRefSpinAndWaitYieldInsideABlock) {
+    int *flag, *out;
+    cudaMalloc(&flag, sizeof(int));
+    cudaMalloc(&out, sizeof(int));
+    cudaMemset(flag, 0, sizeof(int));
+    cudaMemset(out, 0, sizeof(int));
+    spin_inside_block<<<1, 64>>>(flag, out);  // sans point d'attente, le thread 0 tournerait sans fin
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(to_host(out, 1)[0], 1);
+    cudaMemset(flag, 0, sizeof(int));
+    wait_and_notify<<<1, 64>>>(flag, out);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(to_host(out, 1)[0], 5);
+    cudaFree(flag);
+    cudaFree(out);
+}
+
+TEST(Atomics, AtomicRefTicketCounterOverManyBlocks) {
+    const unsigned blocks = 200;
+    unsigned* tickets;
+    int *parts, *last_sum;
+    cuda::atomic<int, cuda::thread_scope_device>* counter;
+    cudaMalloc(&tickets, sizeof(unsigned));
+    cudaMalloc(&parts, blocks * sizeof(int));
+    cudaMalloc(&last_sum, sizeof(int));
+    cudaMalloc(&counter, sizeof(*counter));
+    cudaMemset(tickets, 0, sizeof(unsigned));
+    cudaMemset(last_sum, 0, sizeof(int));
+    cudaMemset(counter, 0, sizeof(*counter));
+    ticket_counter<<<blocks, 32>>>(tickets, parts, last_sum);
+    release_counter<<<blocks, 32>>>(counter);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(to_host(tickets, 1)[0], blocks);
+    EXPECT_EQ(to_host(last_sum, 1)[0], int(blocks * (blocks + 1) / 2));
+    int count = 0;
+    cudaMemcpy(&count, counter, sizeof(int), cudaMemcpyDeviceToHost);
+    EXPECT_EQ(count, int(blocks * 32));
+    cudaFree(tickets);
+    cudaFree(parts);
+    cudaFree(last_sum);
     cudaFree(counter);
 }

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <simt/control.hpp>
 
+#include <cuda/atomic>
+
 #include <chrono>
 #include <cstdlib>
 #include <string>
@@ -89,6 +91,21 @@ __global__ void producer_consumer(int* data, int* flag, int* result) {
         __threadfence();
         result[threadIdx.x] = data[(threadIdx.x + 1) % blockDim.x];
     }
+}
+
+// Barrière de grille « maison » d'un noyau persistant : chaque bloc s'inscrit, puis attend
+// que tous l'aient fait. Juste si toute la grille est résidente ; sinon les blocs résidents
+// attendent sans fin ceux qui ne peuvent pas démarrer, sur GPU comme dans l'émulateur.
+__global__ void counter_grid_barrier(unsigned* arrived) {
+    extern __shared__ unsigned char reserved[];  // mémoire partagée : limite l'occupation
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> count(*arrived);
+    if (threadIdx.x == 0) {
+        reserved[0] = 1;
+        count.fetch_add(1, cuda::memory_order_release);
+        while (count.load(cuda::memory_order_acquire) < gridDim.x) {
+        }
+    }
+    __syncthreads();
 }
 
 }  // namespace detection
@@ -220,4 +237,37 @@ TEST_F(Detection, SpinWaitBetweenResidentBlocksTerminates) {
     for (int t = 0; t < 64; ++t) EXPECT_EQ(result[t], 3 * ((t + 1) % 64)) << t;
     cudaFree(data);
     cudaFree(flag);
+}
+
+TEST_F(Detection, PersistentGridLargerThanTheDeviceIsACoResidencyDeadlock) {
+    setenv("SIMT_DELAI", "2", /*overwrite=*/0);
+    constexpr std::size_t kShared = 40 * 1024;  // quelques blocs par multiprocesseur
+    int per_multiprocessor = 0, multiprocessors = 0;
+    ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, detection::counter_grid_barrier,
+                                                            32, kShared),
+              cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+    const unsigned resident = unsigned(per_multiprocessor * multiprocessors);
+    ASSERT_GT(resident, 1u);
+    unsigned* arrived;
+    ASSERT_EQ(cudaMalloc(&arrived, sizeof(unsigned)), cudaSuccess);
+
+    // Toute la grille tient sur le périphérique : la barrière maison fonctionne.
+    cudaMemset(arrived, 0, sizeof(unsigned));
+    detection::counter_grid_barrier<<<resident, 32, kShared>>>(arrived);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(simt::last_diagnostic(), "");
+
+    // Deux blocs de trop : les résidents attendent des blocs qui ne démarreront jamais.
+    cudaMemset(arrived, 0, sizeof(unsigned));
+    detection::counter_grid_barrier<<<resident + 2, 32, kShared>>>(arrived);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchTimeout);
+    EXPECT_THAT(simt::last_diagnostic(),
+                AllOf(HasSubstr("noyau detection::counter_grid_barrier : interblocage"),
+                      HasSubstr(std::to_string(resident) + " blocs résidents attendent ; 2 blocs de la grille "
+                                "n'ont pas encore démarré faute de place : interblocage de co-résidence "
+                                "(une grille persistante doit tenir en entier sur le GPU ; voir "
+                                "cudaOccupancyMaxActiveBlocksPerMultiprocessor)")));
+    cudaDeviceReset();
+    cudaFree(arrived);
 }

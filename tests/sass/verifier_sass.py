@@ -11,6 +11,8 @@ attentes sont déclarées par l'exemple dans son CMakeLists.txt :
                          (@P0, @!P1…) : la branche est devenue de la prédication
     sans-debordement     ni LDL ni STL, et aucune mémoire locale (pas de spill)
     registres<=N         au plus N registres par thread
+    entrees==N           exactement N noyaux (points d'entrée) de ce nom dans le binaire,
+                         pour chaque architecture : un megakernel en compte un seul
 
 Une attente peut être limitée à une architecture : « sm_90a: contient HGMMA ».
 En cas d'échec, le message montre l'extrait de code machine en cause.
@@ -92,7 +94,8 @@ def valid(expectation: str) -> bool:
     words = expectation.split()
     return ((len(words) == 2 and words[0] in ("contient", "absent", "predique"))
             or expectation == "sans-debordement"
-            or re.fullmatch(r"registres<=\d+", expectation) is not None)
+            or re.fullmatch(r"registres<=\d+", expectation) is not None
+            or re.fullmatch(r"entrees==\d+", expectation) is not None)
 
 
 def main() -> int:
@@ -108,7 +111,8 @@ def main() -> int:
     for _, expectation in expectations:
         if not valid(expectation):
             print(f"verifier_sass : attente invalide « {expectation} » ; formes admises : "
-                  "contient MOTIF, absent MOTIF, predique MOTIF, sans-debordement, registres<=N", file=sys.stderr)
+                  "contient MOTIF, absent MOTIF, predique MOTIF, sans-debordement, registres<=N, entrees==N",
+                  file=sys.stderr)
             return 2
     if not args.binaire.is_file():
         print(f"verifier_sass : binaire introuvable : {args.binaire}", file=sys.stderr)
@@ -130,9 +134,20 @@ def main() -> int:
             print(f"ÉCHEC {arch} : aucun noyau « {args.noyau} » dans {args.binaire.name}")
             failures += 1
             continue
+        for only_arch, expectation in expectations:
+            if (match := re.fullmatch(r"entrees==(\d+)", expectation)) and only_arch in (None, arch):
+                if len(kernels) != int(match.group(1)):
+                    names = ", ".join(k.name for k in kernels)
+                    print(f"ÉCHEC {arch} : attendu « {expectation} » : {len(kernels)} noyaux « {args.noyau} » "
+                          f"({names})")
+                    failures += 1
+                else:
+                    print(f"ok    {arch} {args.noyau} : {expectation}")
         for kernel in kernels:
             for only_arch, expectation in expectations:
                 if only_arch and only_arch != arch:
+                    continue
+                if expectation.startswith("entrees=="):
                     continue
                 problem = check(kernel, expectation)
                 if problem:

@@ -45,7 +45,37 @@ def constants():
                    "avant": {"ecriture_a": _access(a_plain, 1), "lecture_b": _access(b_plain, 4)},
                    "apres": {"ecriture_a": _access(a_fixed, 1), "lecture_b": _access(b_fixed, 4)}},
         "transposition": {"tuile": 32, "lignes_de_threads": 8, "decalage": 1},
+        "megakernel_programme": {"files": 2, "compteurs": 3, "couches": 1, "instructions": [
+            _instruction(0, 0, "rmsnorm", 0, 64, -1, 0, 0),
+            _instruction(0, 1, "matvec+silu", 128, 256, 0, 1, 1),
+            _instruction(1, 0, "matvec+silu", 0, 128, 0, 1, 1),
+            _instruction(1, 1, "matvec+residuel", 0, 64, 1, 2, 2)]},
     }
+
+
+def _instruction(queue, rank, op, begin, end, wait, target, signal):
+    return {"file": queue, "rang": rank, "op": op, "couche": 0, "debut": begin, "fin": end,
+            "attend": wait, "cible": target, "signale": signal, "increment": 1}
+
+
+class MegakernelStreamTest(unittest.TestCase):
+    def test_each_wait_depends_on_every_signaler_of_its_counter(self):
+        instructions = constants()["megakernel_programme"]["instructions"]
+        self.assertEqual(sorted(figures.megakernel_dependencies(instructions)),
+                         [(0, 1), (0, 2), (1, 3), (2, 3)])
+
+    def test_one_box_per_instruction_and_one_arrow_per_dependency(self):
+        figure = figures.megakernel_instruction_stream(constants())
+        root = ET.fromstring(figure.svg)
+        arrows = [e for e in root.iter() if e.get("marker-end")]
+        self.assertEqual(len(arrows), 4)
+        self.assertIn("4 instructions réparties à tour de rôle sur 2 files", figure.alt)
+
+    def test_wait_on_a_counter_nobody_signals_is_refused(self):
+        broken = copy.deepcopy(constants())
+        broken["megakernel_programme"]["instructions"][3]["attend"] = 5
+        with self.assertRaisesRegex(FigureError, "que rien ne signale"):
+            figures.megakernel_instruction_stream(broken)
 
 
 class BankModelTest(unittest.TestCase):

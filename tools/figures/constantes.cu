@@ -8,6 +8,7 @@
  * Usage : noyaux-figures-constantes FICHIER.json
  */
 #include "gemm/echelle/ladder.cuh"
+#include "megakernels/04-megakernel-interpreteur/programme.hpp"
 #include "ressources/02-transposition/transposition.cuh"
 
 #include <cstdio>
@@ -126,6 +127,26 @@ void transpose(Json& json) {
         .value("decalage", kPadding).close();
 }
 
+/** @brief Le programme du megakernel de l'exemple 4, construit par l'exemple lui-même. */
+void megakernel_program(Json& json) {
+    namespace mi = noyaux::megakernels::interpreter;
+    const mi::Program program = mi::build_decoder_program(mi::kIllustratedShape, mi::kIllustratedQueues);
+    json.open("megakernel_programme").value("files", program.queue_count())
+        .value("compteurs", program.counter_count).value("couches", mi::kIllustratedShape.layers);
+    auto counter = [](std::uint32_t c) { return c == mi::kNoCounter ? -1LL : static_cast<long long>(c); };
+    json.open_list("instructions");
+    for (int q = 0; q < program.queue_count(); ++q)
+        for (std::uint32_t i = program.queue_begin[q]; i < program.queue_begin[q + 1]; ++i) {
+            const mi::Instruction& ins = program.instructions[i];
+            json.item().value("file", q).value("rang", i - program.queue_begin[q])
+                .text("op", noyaux::megakernels::opcode_name(ins.opcode)).value("couche", ins.layer)
+                .value("debut", ins.begin).value("fin", ins.end).value("attend", counter(ins.wait_counter))
+                .value("cible", ins.wait_target).value("signale", counter(ins.signal_counter))
+                .value("increment", ins.signal_amount).end_item();
+        }
+    json.close_list().close();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -138,6 +159,7 @@ int main(int argc, char** argv) {
     tiling(json);
     banks(json);
     transpose(json);
+    megakernel_program(json);
     std::ofstream file(argv[1]);
     file << "{" << json.str() << "\n}\n";
     if (!file) {

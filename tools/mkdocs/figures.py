@@ -886,6 +886,95 @@ def gemm_roofline(constants: dict) -> Figure:
     return Figure(canvas.svg(), alt, caption)
 
 
+# --- Megakernels : le flux d'instructions du megakernel interpréteur (exemple 4) -------------
+
+_OP_COLORS = {"rmsnorm": (C_FILL, C_STRONG), "matvec+silu": (A_FILL, A_STRONG),
+              "matvec+residuel": (B_FILL, B_STRONG), "nop": (NEUTRAL, GRID)}
+_OP_LABELS = {"rmsnorm": "RMSNorm", "matvec+silu": "matvec + SiLU",
+              "matvec+residuel": "matvec + résiduel", "nop": "nop"}
+
+
+def megakernel_dependencies(instructions: list[dict]) -> list[tuple[int, int]]:
+    """Arêtes (producteur, consommateur), en indices de @p instructions : chaque instruction
+    qui attend un compteur dépend de toutes celles qui le signalent."""
+    signalers: dict[int, list[int]] = {}
+    for index, ins in enumerate(instructions):
+        if ins["signale"] >= 0:
+            signalers.setdefault(ins["signale"], []).append(index)
+    edges = []
+    for index, ins in enumerate(instructions):
+        if ins["attend"] < 0:
+            continue
+        producers = signalers.get(ins["attend"], [])
+        if not producers:
+            raise FigureError(f"instruction {ins['rang']} de la file {ins['file']} : elle attend le "
+                              f"compteur {ins['attend']}, que rien ne signale")
+        edges.extend((p, index) for p in producers)
+    return edges
+
+
+def megakernel_instruction_stream(constants: dict) -> Figure:
+    program = _section(constants, "megakernel_programme")
+    instructions = program["instructions"]
+    queues = program["files"]
+    if not instructions or queues < 1:
+        raise FigureError("programme du megakernel vide")
+    edges = megakernel_dependencies(instructions)
+    columns = max(ins["rang"] for ins in instructions) + 1
+    box_w, box_h, gap_x, gap_y = 150, 54, 80, 30
+    left, top = 90, 50
+    width = left + columns * (box_w + gap_x) + 20
+    height = top + queues * (box_h + gap_y) + 30
+    canvas = Canvas(width, height, "Flux d'instructions du megakernel")
+
+    def corner(ins):
+        return left + ins["rang"] * (box_w + gap_x), top + ins["file"] * (box_h + gap_y)
+
+    for q in range(queues):
+        y = top + q * (box_h + gap_y)
+        canvas.text(left - 12, y + box_h / 2 + 4, f"bloc {q}", size=12, anchor="end", bold=True)
+        canvas.line(left - 6, y + box_h / 2, width - 10, y + box_h / 2, NEUTRAL, 1)
+    canvas.text(left, 24, "Une file par bloc, lue de gauche à droite ; flèche : le compteur "
+                "signalé par l'une est attendu par l'autre", size=12, fill=MUTED)
+    for p, c in edges:               # les flèches d'abord, sous les boîtes
+        (px0, py0), (cx0, cy0) = corner(instructions[p]), corner(instructions[c])
+        if cx0 > px0:
+            canvas.line(px0 + box_w, py0 + box_h / 2, cx0, cy0 + box_h / 2, MUTED, 1, arrow=True)
+        else:                        # même colonne : par l'intervalle à droite, sans couper de boîte
+            lane_x = px0 + box_w + 8 + 7 * instructions[p]["file"]
+            canvas.polyline([(px0 + box_w, py0 + box_h / 2 - 8), (lane_x, py0 + box_h / 2 - 8),
+                             (lane_x, cy0 + box_h / 2 + 8)], MUTED, 1)
+            canvas.line(lane_x, cy0 + box_h / 2 + 8, cx0 + box_w, cy0 + box_h / 2 + 8, MUTED, 1,
+                        arrow=True)
+    for ins in instructions:
+        x, y = corner(ins)
+        fill, stroke = _OP_COLORS.get(ins["op"], (NEUTRAL, GRID))
+        canvas.rect(x, y, box_w, box_h, fill, stroke, 1.2)
+        canvas.text(x + 8, y + 16, f"C{ins['couche']} {_OP_LABELS.get(ins['op'], ins['op'])}",
+                    size=12, bold=True)
+        canvas.text(x + 8, y + 31, f"lignes {ins['debut']} à {ins['fin'] - 1}", size=11, fill=MUTED)
+        wait = f"attend c{ins['attend']} ≥ {ins['cible']}" if ins["attend"] >= 0 else "n'attend rien"
+        signal = (f"+{ins['increment']} c{ins['signale']}" if ins["signale"] >= 0 else "ne signale rien")
+        canvas.text(x + 8, y + 46, f"{wait} ; {signal}", size=10, fill=INK)
+    canvas.text(left, height - 16, f"{len(instructions)} instructions, {queues} files, "
+                f"{program['compteurs']} compteurs, {len(edges)} dépendances : le programme que "
+                "construit l'exemple 4 pour cette figure.", size=11, fill=MUTED)
+    per_queue = " ; ".join(
+        f"bloc {q} : " + ", ".join(f"{_OP_LABELS.get(i['op'], i['op'])} de la couche {i['couche']}"
+                                   for i in instructions if i["file"] == q)
+        for q in range(queues))
+    alt = (f"Le programme du megakernel de l'exemple 4 pour {program['couches']} couches : "
+           f"{len(instructions)} instructions réparties à tour de rôle sur {queues} files, une par "
+           f"bloc ({per_queue}). Chaque instruction attend un compteur et signale le sien ; "
+           f"{len(edges)} flèches relient une instruction qui signale un compteur à chaque "
+           "instruction qui l'attend : les tranches montantes attendent la RMSNorm de leur couche, "
+           "les tranches descendantes toutes les tranches montantes, et la RMSNorm suivante toutes "
+           "les tranches descendantes.")
+    caption = ("Flux d'instructions du megakernel interpréteur et leurs dépendances par compteurs, "
+               "tiré du programme que construit l'exemple 4.")
+    return Figure(canvas.svg(), alt, caption)
+
+
 # --- Registre des figures, et leur place dans le site -----------------------------------------
 
 FIGURES: dict[str, Callable[[dict], Figure]] = {
@@ -901,6 +990,7 @@ FIGURES: dict[str, Callable[[dict], Figure]] = {
     "gemm-roofline": gemm_roofline,
     "transposition-tuile": transpose_tile,
     "transposition-bancs": transpose_banks,
+    "megakernel-flux-instructions": megakernel_instruction_stream,
 }
 
 

@@ -1,17 +1,14 @@
 /**
  * @file
- * @brief Tests de l'exemple 10. Partout (émulateur compris) : la référence de la chaîne et ses
- *        bornes. Sur GPU : le graphe capturé compte un nœud par noyau, rend le même résultat
- *        que les lancements directs et que la référence, et chaque relance rejoue la chaîne.
+ * @brief Tests de l'exemple 10, sur GPU et sur l'émulateur : la référence de la chaîne et ses
+ *        bornes ; le graphe capturé compte un nœud par noyau, rend le même résultat que les
+ *        lancements directs et que la référence, et chaque relance rejoue la chaîne.
  */
 #include "chaine.hpp"
-
-#ifndef SIMT_EMULATOR
 #include "graphes-cuda.cuh"
 
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
-#endif
 
 #include <gtest/gtest.h>
 
@@ -41,7 +38,6 @@ TEST(GraphsHost, RejectsChainsOutOfBounds) {
     EXPECT_NO_THROW(gr::validate_chain(gr::kMaxSteps, gr::kMaxElements));
 }
 
-#ifndef SIMT_EMULATOR
 namespace {
 
 std::vector<float> sample(std::size_t n) {
@@ -93,4 +89,3 @@ TEST(GraphsDevice, RejectedChainLeavesTheStreamUsable) {
     EXPECT_EQ(status, cudaStreamCaptureStatusNone);
     EXPECT_THROW(gr::launch_chain(data.data(), 0, 3, stream.get()), std::invalid_argument);
 }
-#endif

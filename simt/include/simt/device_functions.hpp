@@ -181,6 +181,18 @@ inline void __threadfence() {
 inline void __threadfence_block() { __threadfence(); }
 inline void __threadfence_system() { __threadfence(); }
 inline void __nanosleep(unsigned) { simt::detail::yield_point(); }
+
+// ---- Lancement à dépendance programmatique (PDL) ----------------------------------------
+// Le toolkit ne les déclare que pour nvcc (cuda_device_runtime_api.h, griddepcontrol en PTX,
+// capacité 9.0). Le flux émulé est séquentiel : une grille ne démarre qu'après la fin de
+// celle dont elle dépend, si bien que l'attente est déjà satisfaite et que le signal, permis
+// avant comme après l'attente, n'a rien à avancer. Un point d'attente chacun, comme sur GPU
+// où ce sont des instructions qui peuvent suspendre le warp.
+
+/** @brief Attend la fin des grilles dont dépend celle-ci : déjà finies dans l'émulateur. */
+inline void cudaGridDependencySynchronize() { simt::detail::yield_point(); }
+/** @brief Autorise le lancement de la grille suivante : sans effet sur un flux séquentiel. */
+inline void cudaTriggerProgrammaticLaunchCompletion() { simt::detail::yield_point(); }
 inline long long clock64() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch()).count();

@@ -53,6 +53,13 @@ unsigned active_mask();
 void yield_point();
 
 /**
+ * @brief Comme yield_point, depuis une fonction noexcept (les atomiques de libcu++) : une
+ *        exception ne peut pas la traverser. Si le lancement est interrompu pendant l'attente,
+ *        le thread CUDA est abandonné là, sans être déroulé (voir fiber.cpp).
+ */
+void yield_point_noexcept() noexcept;
+
+/**
  * @brief Copie asynchrone (cp.async) : mise en attente dans le groupe ouvert du thread
  *        courant ; elle n'a lieu qu'à l'attente qui la couvre, comme sur GPU, où rien ne
  *        garantit son arrivée avant.
@@ -85,8 +92,22 @@ cudaError_t refuse_launch(const char* reason, cudaError_t error);
 using ThreadBody = std::function<void()>;
 
 /**
+ * @brief Fabrique le corps des threads d'un noyau de type connu à partir de ses arguments
+ *        rangés comme dans l'API C (`void** kernelParams`, un pointeur par paramètre).
+ */
+using BodyFactory = ThreadBody (*)(const void* kernel, void** args);
+
+/**
+ * @brief Retient le type des paramètres de @p kernel (chaque lancement typé, chaque surcharge
+ *        typée de l'API runtime le fait) : cudaGraphAddKernelNode, qui ne reçoit que
+ *        `void* func`, s'en sert pour retrouver ses arguments.
+ */
+void remember_kernel(const void* kernel, BodyFactory factory);
+
+/**
  * @brief Vérifie la configuration, exécute la grille, et renvoie l'erreur de lancement
- *        (aussi consignée pour cudaGetLastError).
+ *        (aussi consignée pour cudaGetLastError). Sur un flux en capture (graphes CUDA),
+ *        le lancement est enregistré dans le graphe, pas exécuté.
  */
 cudaError_t launch_grid(const void* kernel, const char* kernel_name, const LaunchShape& shape,
                         const ThreadBody& body);

@@ -7,23 +7,39 @@
  */
 #pragma once
 
+#include "simt/launch.hpp"
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <type_traits>
+
+namespace simt::detail {
+
+/** @brief Retient le type d'un noyau passé à une surcharge typée (voir remember_kernel). */
+template <class T>
+void remember_if_kernel(T* kernel) {
+    if constexpr (std::is_function_v<T>) remember(kernel);
+}
+
+}  // namespace simt::detail
 
 template <class T>
 inline cudaError_t cudaFuncSetAttribute(T* kernel, cudaFuncAttribute attribute, int value) {
+    simt::detail::remember_if_kernel(kernel);
     return ::cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), attribute, value);
 }
 
 template <class T>
 inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, T* kernel) {
+    simt::detail::remember_if_kernel(kernel);
     return ::cudaFuncGetAttributes(attributes, reinterpret_cast<const void*>(kernel));
 }
 
 template <class T>
 inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T* kernel, int block_size,
                                                                  std::size_t dynamic_shared_bytes) {
+    simt::detail::remember_if_kernel(kernel);
     return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(kernel),
                                                            block_size, dynamic_shared_bytes);
 }

@@ -1,0 +1,90 @@
+/**
+ * @file
+ * @brief Tests de l'exemple 3 : le relais de drapeaux et le compteur producteurs/consommateurs
+ *        contre le CPU, sur plusieurs grilles et plusieurs lancements sans remise à zéro ; le
+ *        refus, avant tout lancement, d'une grille qui ne tient pas entière sur le GPU.
+ */
+#include "synchronisation-blocs.cuh"
+
+#include "common/cuda_check.cuh"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace rl = noyaux::megakernels::relay;
+namespace mk = noyaux::megakernels;
+
+int resident_blocks() {
+    return mk::max_co_resident_blocks(rl::relay_prefixes, static_cast<int>(rl::kThreads), 0);
+}
+
+TEST(RelayHost, ReferencesAndBounds) {
+    EXPECT_EQ(rl::inclusive_prefixes({3, 4, 5}), (std::vector<std::uint32_t>{3, 7, 12}));
+    const std::vector<std::uint32_t> sums = rl::chunk_sums(rl::relay_input(2));
+    ASSERT_EQ(sums.size(), 2u);
+    std::uint32_t first = 0;
+    for (std::size_t i = 0; i < rl::kChunk; ++i) first += rl::input_value(i);
+    EXPECT_EQ(sums[0], first);
+    EXPECT_THROW(rl::validate_blocks(1), std::invalid_argument);
+    EXPECT_THROW(rl::validate_blocks(rl::kMaxBlocks + 1), std::invalid_argument);
+}
+
+// --8<-- [start:garanties]
+TEST(RelayDevice, FlagsAndCounterAcrossLaunchesWithoutReset) {
+    for (unsigned blocks : {2u, 5u, static_cast<unsigned>(resident_blocks())}) {
+        rl::RelayGrid grid(blocks);
+        const std::vector<std::uint32_t> sums = rl::chunk_sums(rl::relay_input(blocks));
+        std::uint32_t produced = 0;
+        for (unsigned p = 0; p < grid.producers(); ++p) produced += sums[p];
+        for (unsigned launch = 1; launch <= 3; ++launch) {
+            grid.run_relay();
+            grid.run_fan_in();
+            NOYAUX_CHECK_LAUNCH();
+            EXPECT_EQ(grid.prefixes(), rl::inclusive_prefixes(sums)) << blocks << " blocs, lancement " << launch;
+            EXPECT_EQ(grid.totals(), std::vector<std::uint32_t>(grid.consumers(), produced)) << blocks << " blocs";
+            EXPECT_EQ(grid.flags(), std::vector<unsigned>(blocks, launch));  // chaque drapeau porte le lancement
+            EXPECT_EQ(grid.ready(), grid.producers() * launch);               // cible monotone
+        }
+    }
+}
+
+TEST(CoResidency, GridThatCannotBeResidentIsRefusedBeforeLaunch) {
+    const int resident = resident_blocks();
+    ASSERT_GT(resident, 0);
+    EXPECT_NO_THROW(mk::require_co_resident(rl::relay_prefixes, resident, static_cast<int>(rl::kThreads), 0));
+    try {
+        mk::require_co_resident(rl::relay_prefixes, resident + 1, static_cast<int>(rl::kThreads), 0);
+        FAIL() << "une grille de " << resident + 1 << " blocs ne tient pas entière";
+    } catch (const mk::CoResidencyError& error) {
+        const std::string message = error.what();
+        EXPECT_NE(message.find(std::to_string(resident + 1) + " blocs demandés"), std::string::npos) << message;
+        EXPECT_NE(message.find("au plus " + std::to_string(resident)), std::string::npos) << message;
+        EXPECT_NE(message.find("interblocage"), std::string::npos) << message;
+    }
+    rl::RelayGrid grid(static_cast<unsigned>(resident) + 1);
+    EXPECT_THROW(grid.run_relay(), mk::CoResidencyError);
+    EXPECT_THROW(grid.run_fan_in(), mk::CoResidencyError);
+    NOYAUX_CHECK_LAUNCH();
+    EXPECT_EQ(grid.flags(), std::vector<unsigned>(static_cast<unsigned>(resident) + 1, 0u));  // rien lancé
+}
+// --8<-- [end:garanties]
+
+TEST(CoResidency, OccupancyTimesMultiprocessors) {
+    int device = 0;
+    int multiprocessors = 0;
+    int per_multiprocessor = 0;
+    NOYAUX_CUDA_CHECK(cudaGetDevice(&device));
+    NOYAUX_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    NOYAUX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, rl::relay_prefixes,
+                                                                    static_cast<int>(rl::kThreads), 0));
+    EXPECT_EQ(resident_blocks(), per_multiprocessor * multiprocessors);
+    EXPECT_THROW(mk::require_co_resident(rl::relay_prefixes, 0, static_cast<int>(rl::kThreads), 0),
+                 mk::CoResidencyError);
+}
+
+}  // namespace
