@@ -120,6 +120,12 @@ class Canvas:
         self._parts.append(f'<polyline points="{coords}" fill="none" stroke="{stroke}" '
                            f'stroke-width="{width:g}"/>')
 
+    def grid(self, x0, y0, rows: int, cols: int, cell_w, cell_h, fill, stroke, width=1.0):
+        """Une grille de rows × cols cases identiques, coin supérieur gauche en (x0, y0)."""
+        for i in range(rows):
+            for j in range(cols):
+                self.rect(x0 + j * cell_w, y0 + i * cell_h, cell_w, cell_h, fill, stroke, width)
+
     def polygon(self, points, fill, stroke=INK, width=1.0):
         coords = " ".join(f"{x:g},{y:g}" for x, y in points)
         self._parts.append(f'<polygon points="{coords}" fill="{fill}" stroke="{stroke}" '
@@ -170,14 +176,8 @@ def gemm_shared_tiles(constants: dict) -> Figure:
     cx, cy = ax + side + 40, by + side + 40
     canvas = Canvas(cx + side + 310, cy + side + 40, "Tuiles de l'étape 3")
 
-    def grid(x0, y0, fill, stroke):
-        for i in range(count):
-            for j in range(count):
-                canvas.rect(x0 + j * cell, y0 + i * cell, cell, cell, fill, stroke, 0.8)
-
-    grid(ax, cy, NEUTRAL, GRID)
-    grid(cx, by, NEUTRAL, GRID)
-    grid(cx, cy, NEUTRAL, GRID)
+    for x0, y0 in ((ax, cy), (cx, by), (cx, cy)):   # A, B et C
+        canvas.grid(x0, y0, count, count, cell, cell, NEUTRAL, GRID, 0.8)
     for k in range(count):                   # la tranche k : une tuile de A, une tuile de B
         shade = A_STRONG if k == 1 else A_FILL
         canvas.rect(ax + k * cell, cy + row * cell, cell, cell, shade, A_STRONG, 1)
@@ -297,9 +297,7 @@ def _product_panel(canvas: Canvas, x0: float, y0: float, tm: int, tn: int, title
         canvas.rect(ax, top + cell + 12 + i * cell, cell, cell, A_FILL, A_STRONG)
     for j in range(tn):
         canvas.rect(bx + j * cell, top, cell, cell, B_FILL, B_STRONG)
-    for i in range(tm):
-        for j in range(tn):
-            canvas.rect(bx + j * cell, top + cell + 12 + i * cell, cell, cell, C_FILL, C_STRONG)
+    canvas.grid(bx, top + cell + 12, tm, tn, cell, cell, C_FILL, C_STRONG)
     grid_bottom = top + cell + 12 + tm * cell
     canvas.text(ax + cell / 2, grid_bottom + 18, "A", anchor="middle", fill=A_STRONG, bold=True)
     canvas.text(bx + tn * cell + 8, top + cell * 0.7, "B", fill=B_STRONG, bold=True)
@@ -443,10 +441,9 @@ def _bank_panel(canvas: Canvas, x0: float, y0: float, phase: dict, banks: int, w
         canvas.text(x0 + (b + 0.5) * cell, top + 10, str(b), size=8, anchor="middle", fill=MUTED)
     top += 14
     for p in range(max(len(phase), 1)):
-        y = top + p * cell
-        canvas.text(x0 - 6, y + cell * 0.68, f"passe {p + 1}", size=10, anchor="end", fill=MUTED)
-        for b in range(banks):
-            canvas.rect(x0 + b * cell, y, cell, cell, NEUTRAL, GRID, 0.5)
+        canvas.text(x0 - 6, top + p * cell + cell * 0.68, f"passe {p + 1}", size=10, anchor="end",
+                    fill=MUTED)
+    canvas.grid(x0, top, max(len(phase), 1), banks, cell, cell, NEUTRAL, GRID, 0.5)
     for p, entries in phase.items():
         by_lane: dict[int, list[int]] = {}
         for lane, word in entries:
@@ -520,9 +517,8 @@ def gemm_coalescing(constants: dict) -> Figure:
     # Étape 1 : le lane i lit A[i][kk] ; chaque lecture tombe dans un secteur différent.
     canvas.text(20, 24, "Étape 1 : lecture de A", bold=True)
     canvas.text(20, 42, "un flottant par ligne, lignes à 4·K octets d'écart", fill=MUTED)
+    canvas.grid(left, top, warp, shown_k, cell, cell, NEUTRAL, GRID, 0.4)
     for r in range(warp):
-        for c in range(shown_k):
-            canvas.rect(left + c * cell, top + r * cell, cell, cell, NEUTRAL, GRID, 0.4)
         canvas.rect(left, top + r * cell, per_sector * cell, cell, "none", ALERT, 1.2)
         canvas.rect(left, top + r * cell, cell, cell, A_STRONG, INK, 0.6)
         if r in (0, warp - 1):
