@@ -35,6 +35,7 @@ struct CUgraphNode_st {
     cudaMemcpyKind kind = cudaMemcpyDefault;
     int value = 0;
     std::vector<cudaGraphNode_t> dependencies;
+    cudaGraphNode_t origin = nullptr;  // dans un graphe instancié : le nœud du graphe copié
 };
 
 /** @brief Un graphe : ses nœuds, dans l'ordre d'ajout. */
@@ -164,6 +165,7 @@ void fill_exec(CUgraphExec_st& exec, const std::vector<cudaGraphNode_t>& order) 
     for (cudaGraphNode_t node : order) {
         exec.nodes.push_back(*node);
         exec.nodes.back().dependencies.clear();
+        exec.nodes.back().origin = node;
         std::vector<std::size_t> dependencies;
         for (cudaGraphNode_t dependency : node->dependencies) dependencies.push_back(position.at(dependency));
         std::sort(dependencies.begin(), dependencies.end());
@@ -476,18 +478,24 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* added, cudaGraph_t graph, con
     return simt::detail::add_node(added, graph, dependencies, count, std::make_unique<CUgraphNode_st>());
 }
 
-cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* added, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
-                                   size_t count, const cudaKernelNodeParams* params) {
+namespace simt::detail {
+namespace {
+
+/**
+ * @brief Remplit @p node (type, noyau, forme, corps qui possède une copie des arguments)
+ *        d'après @p params de l'API C ; @p api nomme l'appel dans les diagnostics.
+ */
+cudaError_t kernel_node_from(CUgraphNode_st& node, const cudaKernelNodeParams* params, const char* api) {
     if (!params || !params->func) return failure(cudaErrorInvalidValue);
     if (params->extra != nullptr) {
-        report("simt : cudaGraphAddKernelNode : les arguments au format « extra » ne sont pas émulés ; "
+        report(std::string("simt : ") + api + " : les arguments au format « extra » ne sont pas émulés ; "
                "passez-les par kernelParams");
         return failure(cudaErrorNotSupported);
     }
-    const simt::detail::BodyFactory factory = simt::detail::kernel_body_factory(params->func);
-    const char* name = simt::detail::kernel_name(params->func);
+    const BodyFactory factory = kernel_body_factory(params->func);
+    const char* name = kernel_name(params->func);
     if (factory == nullptr) {
-        report(std::string("simt : cudaGraphAddKernelNode : le noyau ") + name +
+        report(std::string("simt : ") + api + " : le noyau " + name +
                " n'a jamais été vu avec son type, si bien que simt ne sait pas lire ses kernelParams "
                "(un void* ne dit pas les types des paramètres). Capturez plutôt son lancement dans un flux "
                "(cudaStreamBeginCapture), ou passez d'abord le noyau lui-même, sans conversion, à un appel "
@@ -495,13 +503,56 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* added, cudaGraph_t graph, co
         return failure(cudaErrorNotSupported);
     }
     if (!params->kernelParams) return failure(cudaErrorInvalidValue);
+    node.type = cudaGraphNodeTypeKernel;
+    node.kernel = params->func;
+    node.name = name;
+    node.shape = {params->gridDim, params->blockDim, params->sharedMemBytes, nullptr, false};
+    node.body = factory(params->func, params->kernelParams);
+    return cudaSuccess;
+}
+
+}  // namespace
+}  // namespace simt::detail
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* added, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                   size_t count, const cudaKernelNodeParams* params) {
     auto node = std::make_unique<CUgraphNode_st>();
-    node->type = cudaGraphNodeTypeKernel;
-    node->kernel = params->func;
-    node->name = name;
-    node->shape = {params->gridDim, params->blockDim, params->sharedMemBytes, nullptr, false};
-    node->body = factory(params->func, params->kernelParams);
+    if (const cudaError_t error = simt::detail::kernel_node_from(*node, params, "cudaGraphAddKernelNode");
+        error != cudaSuccess)
+        return error;
     return simt::detail::add_node(added, graph, dependencies, count, std::move(node));
+}
+
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams* params) {
+    if (!node || node->type != cudaGraphNodeTypeKernel) return failure(cudaErrorInvalidValue);
+    CUgraphNode_st updated = *node;
+    if (const cudaError_t error = simt::detail::kernel_node_from(updated, params, "cudaGraphKernelNodeSetParams");
+        error != cudaSuccess)
+        return error;
+    std::lock_guard lock(simt::detail::graphs_mutex);
+    *node = std::move(updated);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams* params) {
+    if (!exec || !node) return failure(cudaErrorInvalidValue);
+    std::lock_guard lock(simt::detail::graphs_mutex);
+    const auto it = std::find_if(exec->nodes.begin(), exec->nodes.end(),
+                                 [node](const CUgraphNode_st& copy) { return copy.origin == node; });
+    if (it == exec->nodes.end() || it->type != cudaGraphNodeTypeKernel) return failure(cudaErrorInvalidValue);
+    CUgraphNode_st updated = *it;
+    if (const cudaError_t error =
+            simt::detail::kernel_node_from(updated, params, "cudaGraphExecKernelNodeSetParams");
+        error != cudaSuccess)
+        return error;
+    if (updated.kernel != it->kernel) {
+        report("simt : cudaGraphExecKernelNodeSetParams : le noyau d'un graphe instancié ne peut pas changer "
+               "(de " + std::string(it->name) + " à " + updated.name + ")");
+        return failure(cudaErrorInvalidValue);
+    }
+    *it = std::move(updated);
+    return cudaSuccess;
 }
 
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* added, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
@@ -578,6 +629,18 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsig
     simt::detail::fill_exec(*instance, order);
     *exec = instance.release();
     return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* exec, cudaGraph_t graph,
+                                           cudaGraphInstantiateParams* params) {
+    if (!params) return failure(cudaErrorInvalidValue);
+    const cudaError_t error = cudaGraphInstantiate(exec, graph, params->flags);
+    params->errNode_out = nullptr;
+    params->result_out = error == cudaSuccess                 ? cudaGraphInstantiateSuccess
+                         : error == cudaErrorNotSupported     ? cudaGraphInstantiateNodeOperationNotSupported
+                         : graph != nullptr && exec != nullptr ? cudaGraphInstantiateInvalidStructure
+                                                               : cudaGraphInstantiateError;
+    return error;
 }
 
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {

@@ -167,6 +167,90 @@ TEST_F(Graphs, ExplicitGraphRunsInTopologicalOrder) {
     cudaFree(log);
 }
 
+TEST_F(Graphs, ExplicitCopyKernelAndEmptyNodes) {
+    std::vector<int> host(kCount, 4);
+    int* staging;
+    ASSERT_EQ(cudaMalloc(&staging, kCount * sizeof(int)), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(staging, host.data(), kCount * sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
+    cudaFuncAttributes attributes{};
+    ASSERT_EQ(cudaFuncGetAttributes(&attributes, graphs::add_constant), cudaSuccess);
+    ASSERT_EQ(cudaFuncGetAttributes(&attributes, graphs::scale), cudaSuccess);
+
+    // début (vide) → copie → noyau → fin (vide)
+    const auto build = [&](void* kernel, int argument) {
+        cudaGraph_t graph = nullptr;
+        EXPECT_EQ(cudaGraphCreate(&graph, 0), cudaSuccess);
+        cudaGraphNode_t start, copy, work, end;
+        EXPECT_EQ(cudaGraphAddEmptyNode(&start, graph, nullptr, 0), cudaSuccess);
+        EXPECT_EQ(cudaGraphAddMemcpyNode1D(&copy, graph, &start, 1, values_, staging, kCount * sizeof(int),
+                                           cudaMemcpyDeviceToDevice),
+                  cudaSuccess);
+        int count = kCount;
+        void* arguments[] = {&values_, &count, &argument};
+        cudaKernelNodeParams params{};
+        params.func = kernel;
+        params.gridDim = dim3(1);
+        params.blockDim = dim3(128);
+        params.kernelParams = arguments;
+        EXPECT_EQ(cudaGraphAddKernelNode(&work, graph, &copy, 1, &params), cudaSuccess);
+        EXPECT_EQ(cudaGraphAddEmptyNode(&end, graph, &work, 1), cudaSuccess);
+        return graph;
+    };
+    cudaGraph_t graph = build(reinterpret_cast<void*>(graphs::add_constant), 2);
+    cudaGraphExec_t exec;
+    cudaGraphInstantiateParams instantiate{};
+    ASSERT_EQ(cudaGraphInstantiateWithParams(&exec, graph, &instantiate), cudaSuccess);
+    EXPECT_EQ(instantiate.result_out, cudaGraphInstantiateSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream_), cudaSuccess);
+    EXPECT_EQ(values(), std::vector<int>(kCount, 6));
+
+    // Nouveaux arguments du nœud noyau : dans l'instance seule, puis dans le graphe.
+    size_t node_count = 4;
+    std::vector<cudaGraphNode_t> nodes(node_count);
+    ASSERT_EQ(cudaGraphGetNodes(graph, nodes.data(), &node_count), cudaSuccess);
+    int n = kCount, constant = 5;
+    void* arguments[] = {&values_, &n, &constant};
+    cudaKernelNodeParams params{};
+    params.func = reinterpret_cast<void*>(graphs::add_constant);
+    params.gridDim = dim3(1);
+    params.blockDim = dim3(128);
+    params.kernelParams = arguments;
+    ASSERT_EQ(cudaGraphExecKernelNodeSetParams(exec, nodes[2], &params), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream_), cudaSuccess);
+    EXPECT_EQ(values(), std::vector<int>(kCount, 9));
+    constant = 1;
+    ASSERT_EQ(cudaGraphKernelNodeSetParams(nodes[2], &params), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(exec, stream_), cudaSuccess);  // l'instance garde 5
+    EXPECT_EQ(values(), std::vector<int>(kCount, 9));
+    cudaGraphExec_t again;
+    ASSERT_EQ(cudaGraphInstantiate(&again, graph, 0), cudaSuccess);
+    ASSERT_EQ(cudaGraphLaunch(again, stream_), cudaSuccess);
+    EXPECT_EQ(values(), std::vector<int>(kCount, 5));
+    cudaGraphExecDestroy(again);
+    params.func = reinterpret_cast<void*>(graphs::scale);
+    EXPECT_EQ(cudaGraphExecKernelNodeSetParams(exec, nodes[2], &params), cudaErrorInvalidValue);
+    EXPECT_THAT(simt::last_diagnostic(), HasSubstr("le noyau d'un graphe instancié ne peut pas changer"));
+    EXPECT_EQ(cudaGraphExecKernelNodeSetParams(exec, nodes[0], &params), cudaErrorInvalidValue);  // nœud vide
+
+    // Refus : copie sans adresse, dépendance prise dans un autre graphe, autre noyau à la mise à jour.
+    cudaGraphNode_t node;
+    EXPECT_EQ(cudaGraphAddMemcpyNode1D(&node, graph, nullptr, 0, nullptr, staging, 4, cudaMemcpyDeviceToDevice),
+              cudaErrorInvalidValue);
+    cudaGraph_t other = build(reinterpret_cast<void*>(graphs::scale), 3);
+    size_t count = 4;
+    std::vector<cudaGraphNode_t> foreign(count);
+    ASSERT_EQ(cudaGraphGetNodes(other, foreign.data(), &count), cudaSuccess);
+    EXPECT_EQ(cudaGraphAddEmptyNode(&node, graph, foreign.data(), 1), cudaErrorInvalidValue);
+    cudaGraphExecUpdateResultInfo info{};
+    EXPECT_EQ(cudaGraphExecUpdate(exec, other, &info), cudaErrorGraphExecUpdateFailure);
+    EXPECT_EQ(info.result, cudaGraphExecUpdateErrorUnsupportedFunctionChange);
+    EXPECT_EQ(info.errorNode, foreign[2]);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaGraphDestroy(other);
+    cudaFree(staging);
+}
+
 TEST_F(Graphs, KernelNodeOfAnUnknownKernelIsRefused) {
     cudaGraph_t graph;
     ASSERT_EQ(cudaGraphCreate(&graph, 0), cudaSuccess);

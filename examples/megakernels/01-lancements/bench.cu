@@ -29,9 +29,13 @@ void report(benchmark::State& state, int steps) {
 template <ch::Variant V>
 void BM_Chain(benchmark::State& state) {
     const auto steps = static_cast<int>(state.range(0));
-    if (V == ch::Variant::Pdl && noyaux::kernel_ptx_version(ch::chain_step_pdl, "chain_step_pdl") < 90) {
-        state.SkipWithError("le PDL demande sm_90 ou plus");
-        return;
+    if (V == ch::Variant::Pdl) {
+        try {
+            ch::require_pdl();
+        } catch (const noyaux::UnsupportedArchitectureError& error) {
+            state.SkipWithError(error.what());
+            return;
+        }
     }
     noyaux::Stream stream;
     ch::ChainRunner runner(kElements, steps);

@@ -14,25 +14,15 @@
 #include "chaine.hpp"
 #include "common/captured_graph.cuh"
 #include "common/cuda_check.cuh"
+#include "common/device.cuh"
 #include "common/device_buffer.cuh"
 #include "megakernels/common/co_residence.cuh"
 #include "megakernels/common/synchronisation.cuh"
 
 #include <cstddef>
-#include <stdexcept>
 #include <vector>
 
 namespace noyaux::megakernels::chain {
-
-/**
- * @def NOYAUX_CHAIN_GRAPHS
- * @brief 1 là où les graphes CUDA s'exécutent : sur GPU, pas (encore) sur l'émulateur simt.
- */
-#ifdef SIMT_EMULATOR
-#define NOYAUX_CHAIN_GRAPHS 0
-#else
-#define NOYAUX_CHAIN_GRAPHS 1
-#endif
 
 /** @brief Threads par bloc de tous les noyaux de l'exemple. */
 constexpr unsigned kThreads = 128;
@@ -60,8 +50,12 @@ __global__ void __launch_bounds__(kThreads) chain_step(const float* __restrict__
 }
 // --8<-- [end:noyau-etape]
 
-/** @brief Vrai là où le PDL est compilé : sm_90 ou plus (cudaGridDependencySynchronize n'existe pas avant). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+/**
+ * @def NOYAUX_PDL_DEVICE
+ * @brief 1 là où le PDL est compilé : sm_90 ou plus (cudaGridDependencySynchronize n'existe pas
+ *        avant), et l'émulateur simt, qui le modélise comme un ordre entre les deux noyaux.
+ */
+#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900) || defined(SIMT_EMULATOR)
 #define NOYAUX_PDL_DEVICE 1
 #else
 #define NOYAUX_PDL_DEVICE 0
@@ -94,7 +88,10 @@ __global__ void __launch_bounds__(kThreads) chain_step_pdl(const float* __restri
  * @brief Toute la chaîne en un lancement : chaque bloc traite ses éléments (boucle grid-stride)
  *        puis attend les autres à la barrière (GridBarrier) avant l'étape suivante. La grille
  *        doit être entièrement résidente (require_co_resident avant le lancement).
- * @param buffers les deux tampons alternés ; l'entrée est dans buffers[0]
+ * @param buffer0 premier des deux tampons alternés, qui contient l'entrée
+ * @param buffer1 second tampon
+ * @param n       nombre d'éléments
+ * @param steps   nombre d'étapes
  * @param barrier état de la barrière, à zéro à l'allocation, jamais remis à zéro ensuite
  */
 __global__ void __launch_bounds__(kThreads) chain_persistent_counter(float* buffer0, float* buffer1, std::size_t n,
@@ -110,7 +107,13 @@ __global__ void __launch_bounds__(kThreads) chain_persistent_counter(float* buff
     }
 }
 
-/** @brief La même boucle, synchronisée par grid.sync() (lancement coopératif obligatoire). */
+/**
+ * @brief La même boucle, synchronisée par grid.sync() (lancement coopératif obligatoire).
+ * @param buffer0 premier des deux tampons alternés, qui contient l'entrée
+ * @param buffer1 second tampon
+ * @param n       nombre d'éléments
+ * @param steps   nombre d'étapes
+ */
 __global__ void __launch_bounds__(kThreads) chain_persistent_grid_sync(float* buffer0, float* buffer1, std::size_t n,
                                                                       int steps) {
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
@@ -125,6 +128,17 @@ __global__ void __launch_bounds__(kThreads) chain_persistent_grid_sync(float* bu
     }
 }
 // --8<-- [end:noyau-persistant]
+
+/**
+ * @brief Exige que le PDL soit utilisable : sur GPU, que le code retenu pour chain_step_pdl vienne
+ *        de sm_90 ou plus ; l'émulateur simt, lui, l'exécute toujours.
+ * @throws noyaux::UnsupportedArchitectureError sinon, avec un message en français
+ */
+inline void require_pdl() {
+#ifndef SIMT_EMULATOR
+    require_kernel_architecture(chain_step_pdl, "chain_step_pdl", 90, "le lancement à dépendance programmatique (PDL)");
+#endif
+}
 
 /** @brief Blocs d'une étape lancée seule : un élément par thread. */
 inline unsigned step_blocks(std::size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
@@ -146,12 +160,19 @@ inline unsigned persistent_blocks(const void* kernel, std::size_t n) {
 class ChainRunner {
 public:
     /**
-     * @brief Prépare une chaîne de @p steps étapes sur @p n éléments.
+     * @brief Prépare une chaîne de @p steps étapes sur @p n éléments, et la grille des noyaux
+     *        persistants (au plus ce qui tient à la fois sur le GPU).
      * @throws std::invalid_argument si la chaîne sort des bornes (validate_chain)
+     * @throws CoResidencyError si la grille du noyau à compteur ne tient pas entière
      */
     ChainRunner(std::size_t n, int steps)
-        : n_((validate_chain(steps, n), n)), steps_(steps), buffer0_(n), buffer1_(n), barrier_(1) {
+        : n_((validate_chain(steps, n), n)), steps_(steps), buffer0_(n), buffer1_(n), barrier_(1),
+          counter_blocks_(persistent_blocks(reinterpret_cast<const void*>(chain_persistent_counter), n)),
+          grid_sync_blocks_(persistent_blocks(reinterpret_cast<const void*>(chain_persistent_grid_sync), n)) {
         NOYAUX_CUDA_CHECK(cudaMemset(barrier_.data(), 0, sizeof(GridBarrier)));  // une fois pour toutes
+        // La grille du noyau à compteur ne change plus : vérifiée une fois, avant tout lancement
+        // (le noyau à grid.sync() l'est par cudaLaunchCooperativeKernel lui-même).
+        require_co_resident(chain_persistent_counter, static_cast<int>(counter_blocks_), static_cast<int>(kThreads), 0);
     }
 
     /** @brief Copie @p input (n éléments) dans le premier tampon. */
@@ -184,18 +205,19 @@ public:
             NOYAUX_CUDA_CHECK(cudaLaunchKernelEx(&config, chain_step_pdl, static_cast<const float*>(in(s)), out(s), n_, s));
     }
 
-    /** @brief Un seul lancement ordinaire du noyau persistant à barrière à compteur, après vérification de co-résidence. */
+    /**
+     * @brief Un seul lancement ordinaire du noyau persistant à barrière à compteur, sur la grille
+     *        calculée et vérifiée (co-résidence) à la construction.
+     */
     void launch_persistent_counter(cudaStream_t stream) {
-        const unsigned blocks = persistent_blocks(reinterpret_cast<const void*>(chain_persistent_counter), n_);
-        require_co_resident(chain_persistent_counter, static_cast<int>(blocks), static_cast<int>(kThreads), 0);
-        chain_persistent_counter<<<blocks, kThreads, 0, stream>>>(buffer0_.data(), buffer1_.data(), n_, steps_,
+        chain_persistent_counter<<<counter_blocks_, kThreads, 0, stream>>>(buffer0_.data(), buffer1_.data(), n_, steps_,
                                                                   barrier_.data());
         NOYAUX_CUDA_CHECK(cudaGetLastError());
     }
 
     /** @brief Un seul lancement coopératif du noyau persistant à grid.sync(). */
     void launch_persistent_grid_sync(cudaStream_t stream) {
-        const unsigned blocks = persistent_blocks(reinterpret_cast<const void*>(chain_persistent_grid_sync), n_);
+        const unsigned blocks = grid_sync_blocks_;
         float* buffer0 = buffer0_.data();
         float* buffer1 = buffer1_.data();
         std::size_t n = n_;
@@ -210,13 +232,9 @@ public:
         switch (variant) {
             case Variant::Stream: launch_stream(stream); break;
             case Variant::Graph: {
-#if NOYAUX_CHAIN_GRAPHS
                 const CapturedGraph graph(stream, [this](cudaStream_t s) { launch_stream(s); });
                 graph.launch(stream);
                 NOYAUX_CUDA_CHECK(cudaStreamSynchronize(stream));  // le graphe vit jusqu'à la fin de son exécution
-#else
-                throw std::runtime_error("les graphes CUDA ne sont pas exécutés par l'émulateur simt");
-#endif
                 break;
             }
             case Variant::Pdl: launch_pdl(stream); break;
@@ -241,6 +259,8 @@ private:
     DeviceBuffer<float> buffer0_;
     DeviceBuffer<float> buffer1_;
     DeviceBuffer<GridBarrier> barrier_;
+    unsigned counter_blocks_;    // grille du noyau à barrière à compteur
+    unsigned grid_sync_blocks_;  // grille du noyau à grid.sync()
 };
 
 /** @brief Nom français d'une variante, pour l'affichage. */

@@ -29,14 +29,12 @@ constexpr ch::Variant kVariants[] = {ch::Variant::Stream, ch::Variant::Graph, ch
 double microseconds_per_step(ch::ChainRunner& runner, ch::Variant variant, std::int64_t repetitions,
                              cudaStream_t stream) {
     noyaux::EventTimer timer;
-#if NOYAUX_CHAIN_GRAPHS
     if (variant == ch::Variant::Graph) {  // capturé une fois, relancé R fois
         const noyaux::CapturedGraph graph(stream, [&](cudaStream_t s) { runner.launch_stream(s); });
         timer.start(stream);
         for (std::int64_t r = 0; r < repetitions; ++r) graph.launch(stream);
         return static_cast<double>(timer.stop_ms(stream)) * 1e3 / static_cast<double>(repetitions * runner.steps());
     }
-#endif
     timer.start(stream);
     for (std::int64_t r = 0; r < repetitions; ++r) runner.launch(variant, stream);
     return static_cast<double>(timer.stop_ms(stream)) * 1e3 / static_cast<double>(repetitions * runner.steps());
@@ -65,15 +63,9 @@ int run(int argc, char** argv) {
     ch::ChainRunner runner(n, static_cast<int>(steps));
     bool ok = true;
     for (ch::Variant variant : kVariants) {
-        if (variant == ch::Variant::Graph && !NOYAUX_CHAIN_GRAPHS) {
-            std::printf("%s : non exécuté : l'émulateur simt n'exécute pas les graphes CUDA\n",
-                        ch::variant_name(variant));
-            continue;
-        }
         if (variant == ch::Variant::Pdl) {
             try {
-                noyaux::require_kernel_architecture(ch::chain_step_pdl, "chain_step_pdl", 90,
-                                                    "le lancement à dépendance programmatique (PDL)");
+                ch::require_pdl();
             } catch (const noyaux::UnsupportedArchitectureError& error) {
                 std::printf("%s : non exécuté : %s\n", ch::variant_name(variant), error.what());
                 continue;

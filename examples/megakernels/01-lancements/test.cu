@@ -13,7 +13,12 @@
 
 #include <gtest/gtest.h>
 
+#ifdef SIMT_EMULATOR
+#include <simt/control.hpp>
+#endif
+
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace {
@@ -88,8 +93,29 @@ TEST(ChainVariants, PersistentGridIsCappedByCoResidency) {
     EXPECT_EQ(ch::persistent_blocks(reinterpret_cast<const void*>(ch::chain_persistent_counter), 200), 2u);
 }
 
-// Graphes CUDA et PDL : réservés au GPU dans le test cpu tant que l'émulateur ne les exécute pas.
-#ifndef SIMT_EMULATOR
+#ifdef SIMT_EMULATOR
+// Ce que la vérification de co-résidence évite : une grille d'un bloc de trop, lancée sans elle,
+// attend à la barrière des blocs qui ne démarreront jamais. Sur GPU, le noyau ne finirait pas ;
+// l'émulateur arrête le lancement (chien de garde, SIMT_DELAI) et nomme l'interblocage.
+TEST(ChainVariants, WithoutTheCoResidencyCheckTheEmulatorReportsADeadlock) {
+    const int resident = noyaux::megakernels::max_co_resident_blocks(ch::chain_persistent_counter,
+                                                                      static_cast<int>(ch::kThreads), 0);
+    const std::size_t n = static_cast<std::size_t>(resident + 1) * ch::kThreads;
+    float* buffers = nullptr;
+    noyaux::megakernels::GridBarrier* barrier = nullptr;
+    NOYAUX_CUDA_CHECK(cudaMalloc(&buffers, 2 * n * sizeof(float)));
+    NOYAUX_CUDA_CHECK(cudaMalloc(&barrier, sizeof *barrier));
+    NOYAUX_CUDA_CHECK(cudaMemset(barrier, 0, sizeof *barrier));
+    simt::set_quiet(true);
+    ch::chain_persistent_counter<<<resident + 1, ch::kThreads>>>(buffers, buffers + n, n, 2, barrier);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchTimeout);
+    EXPECT_NE(simt::last_diagnostic().find("interblocage de co-résidence"), std::string::npos)
+        << simt::last_diagnostic();
+    simt::set_quiet(false);
+    cudaDeviceReset();  // l'erreur est collante, comme sur GPU
+}
+#endif
+
 TEST(ChainVariants, CapturedGraph) {
     expect_variant_matches_reference(ch::Variant::Graph);
     noyaux::Stream stream;
@@ -99,10 +125,12 @@ TEST(ChainVariants, CapturedGraph) {
 }
 
 TEST(ChainVariants, ProgrammaticDependentLaunch) {
-    if (noyaux::kernel_ptx_version(ch::chain_step_pdl, "chain_step_pdl") < 90)
-        GTEST_SKIP() << "le PDL demande sm_90 ou plus";
+    try {
+        ch::require_pdl();
+    } catch (const noyaux::UnsupportedArchitectureError& error) {
+        GTEST_SKIP() << error.what();  // GPU antérieur à sm_90
+    }
     expect_variant_matches_reference(ch::Variant::Pdl);
 }
-#endif
 
 }  // namespace

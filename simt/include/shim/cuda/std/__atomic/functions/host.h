@@ -45,6 +45,8 @@
 #undef __atomic_fetch_max_host
 #undef __atomic_fetch_min_host
 
+#include <cuda/std/__type_traits/is_void.h>
+
 _LIBCUDACXX_BEGIN_NAMESPACE_STD
 
 /** @brief Appelle @p operation, puis cède la main ; rend son résultat. */
