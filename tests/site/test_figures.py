@@ -180,6 +180,28 @@ class DrawingTest(unittest.TestCase):
         self.assertNotIn("32 bancs différents", figures.transpose_banks(data).svg)
 
 
+class MegakernelTimelineTest(unittest.TestCase):
+    def test_schematic_figure_says_its_durations_are_not_measured(self):
+        figure = figures.megakernel_timeline({})
+        self.assertIn("non mesurées", figure.caption)
+        self.assertIn("illustratives", figure.alt)
+        self.assertNotRegex(figure.svg + figure.alt, r"µs|ms\b")   # aucune durée chiffrée
+
+    def test_persistent_kernel_pays_one_launch_and_one_tail(self):
+        root = ET.fromstring(figures.megakernel_timeline({}).svg)
+        ns = "{http://www.w3.org/2000/svg}"
+        launches = [r for r in root.iter(ns + "rect") if r.get("stroke-dasharray") == "3 2"]
+        self.assertEqual(len(launches), 3 + 1)     # trois noyaux, puis un seul persistant
+        profiles = list(root.iter(ns + "polygon"))
+        self.assertEqual(len(profiles), 3 + 1)
+
+    def test_profile_starts_after_the_launch_and_returns_to_zero(self):
+        points = figures._occupancy_profile(0, 100, 50, 2)
+        self.assertEqual(points[0], (figures._LAUNCH, 100))
+        self.assertEqual(points[-1][1], 100)
+        self.assertEqual(min(y for _, y in points), 50)
+
+
 class MarkerTest(unittest.TestCase):
     def setUp(self):
         self.rendered = figures.render_all(constants())

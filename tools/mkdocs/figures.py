@@ -120,6 +120,17 @@ class Canvas:
         self._parts.append(f'<polyline points="{coords}" fill="none" stroke="{stroke}" '
                            f'stroke-width="{width:g}"/>')
 
+    def grid(self, x0, y0, rows: int, cols: int, cell_w, cell_h, fill, stroke, width=1.0):
+        """Une grille de rows × cols cases identiques, coin supérieur gauche en (x0, y0)."""
+        for i in range(rows):
+            for j in range(cols):
+                self.rect(x0 + j * cell_w, y0 + i * cell_h, cell_w, cell_h, fill, stroke, width)
+
+    def polygon(self, points, fill, stroke=INK, width=1.0):
+        coords = " ".join(f"{x:g},{y:g}" for x, y in points)
+        self._parts.append(f'<polygon points="{coords}" fill="{fill}" stroke="{stroke}" '
+                           f'stroke-width="{width:g}"/>')
+
     def circle(self, x, y, r, fill=INK, stroke=PAPER):
         self._parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="{fill}" stroke="{stroke}"/>')
 
@@ -165,14 +176,8 @@ def gemm_shared_tiles(constants: dict) -> Figure:
     cx, cy = ax + side + 40, by + side + 40
     canvas = Canvas(cx + side + 310, cy + side + 40, "Tuiles de l'étape 3")
 
-    def grid(x0, y0, fill, stroke):
-        for i in range(count):
-            for j in range(count):
-                canvas.rect(x0 + j * cell, y0 + i * cell, cell, cell, fill, stroke, 0.8)
-
-    grid(ax, cy, NEUTRAL, GRID)
-    grid(cx, by, NEUTRAL, GRID)
-    grid(cx, cy, NEUTRAL, GRID)
+    for x0, y0 in ((ax, cy), (cx, by), (cx, cy)):   # A, B et C
+        canvas.grid(x0, y0, count, count, cell, cell, NEUTRAL, GRID, 0.8)
     for k in range(count):                   # la tranche k : une tuile de A, une tuile de B
         shade = A_STRONG if k == 1 else A_FILL
         canvas.rect(ax + k * cell, cy + row * cell, cell, cell, shade, A_STRONG, 1)
@@ -292,9 +297,7 @@ def _product_panel(canvas: Canvas, x0: float, y0: float, tm: int, tn: int, title
         canvas.rect(ax, top + cell + 12 + i * cell, cell, cell, A_FILL, A_STRONG)
     for j in range(tn):
         canvas.rect(bx + j * cell, top, cell, cell, B_FILL, B_STRONG)
-    for i in range(tm):
-        for j in range(tn):
-            canvas.rect(bx + j * cell, top + cell + 12 + i * cell, cell, cell, C_FILL, C_STRONG)
+    canvas.grid(bx, top + cell + 12, tm, tn, cell, cell, C_FILL, C_STRONG)
     grid_bottom = top + cell + 12 + tm * cell
     canvas.text(ax + cell / 2, grid_bottom + 18, "A", anchor="middle", fill=A_STRONG, bold=True)
     canvas.text(bx + tn * cell + 8, top + cell * 0.7, "B", fill=B_STRONG, bold=True)
@@ -438,10 +441,9 @@ def _bank_panel(canvas: Canvas, x0: float, y0: float, phase: dict, banks: int, w
         canvas.text(x0 + (b + 0.5) * cell, top + 10, str(b), size=8, anchor="middle", fill=MUTED)
     top += 14
     for p in range(max(len(phase), 1)):
-        y = top + p * cell
-        canvas.text(x0 - 6, y + cell * 0.68, f"passe {p + 1}", size=10, anchor="end", fill=MUTED)
-        for b in range(banks):
-            canvas.rect(x0 + b * cell, y, cell, cell, NEUTRAL, GRID, 0.5)
+        canvas.text(x0 - 6, top + p * cell + cell * 0.68, f"passe {p + 1}", size=10, anchor="end",
+                    fill=MUTED)
+    canvas.grid(x0, top, max(len(phase), 1), banks, cell, cell, NEUTRAL, GRID, 0.5)
     for p, entries in phase.items():
         by_lane: dict[int, list[int]] = {}
         for lane, word in entries:
@@ -515,9 +517,8 @@ def gemm_coalescing(constants: dict) -> Figure:
     # Étape 1 : le lane i lit A[i][kk] ; chaque lecture tombe dans un secteur différent.
     canvas.text(20, 24, "Étape 1 : lecture de A", bold=True)
     canvas.text(20, 42, "un flottant par ligne, lignes à 4·K octets d'écart", fill=MUTED)
+    canvas.grid(left, top, warp, shown_k, cell, cell, NEUTRAL, GRID, 0.4)
     for r in range(warp):
-        for c in range(shown_k):
-            canvas.rect(left + c * cell, top + r * cell, cell, cell, NEUTRAL, GRID, 0.4)
         canvas.rect(left, top + r * cell, per_sector * cell, cell, "none", ALERT, 1.2)
         canvas.rect(left, top + r * cell, cell, cell, A_STRONG, INK, 0.6)
         if r in (0, warp - 1):
@@ -689,6 +690,100 @@ def gemm_double_buffer(constants: dict) -> Figure:
            "schématiques égales pour le chargement et le calcul.")
     caption = ("Chronologie schématique : avec deux tampons, la copie de la tuile suivante "
                "recouvre le calcul de la tuile courante.")
+    return Figure(canvas.svg(), alt, caption)
+
+
+# --- Megakernels : lancements successifs contre un noyau persistant --------------------------
+
+# Durées schématiques, en unités de dessin : aucune n'est mesurée, la légende le dit.
+_LAUNCH, _RAMP, _FULL, _TAIL, _WAIT = 40, 30, 100, 50, 12
+_TAIL_STEPS = (1.0, 0.6, 0.35, 0.15)   # part des SM encore occupés pendant la queue
+
+
+def _occupancy_profile(x0: float, base: float, height: float, plateaus: int) -> list[tuple]:
+    """Contour de l'occupation d'un lancement commencé en x0 (surcoût compris) : montée,
+    @p plateaus pleines occupations séparées d'une courte attente, queue en escalier."""
+    x = x0 + _LAUNCH
+    points = [(x, base), (x + _RAMP, base - height)]
+    x += _RAMP
+    for i in range(plateaus):
+        x += _FULL
+        points.append((x, base - height))
+        if i + 1 < plateaus:                 # attente sur compteur : quelques SM à vide
+            points += [(x, base - 0.8 * height), (x + _WAIT, base - 0.8 * height),
+                       (x + _WAIT, base - height)]
+            x += _WAIT
+    step = _TAIL / len(_TAIL_STEPS)
+    for i, share in enumerate(_TAIL_STEPS):
+        points += [(x + i * step, base - share * height), (x + (i + 1) * step, base - share * height)]
+    points.append((x + _TAIL, base))
+    return points
+
+
+def megakernel_timeline(constants: dict) -> Figure:
+    kernels = 3
+    left, row_h, gap = 200, 80, 90
+    sequence_end = left + kernels * (_LAUNCH + _RAMP + _FULL + _TAIL)
+    persistent_end = left + _LAUNCH + _RAMP + kernels * _FULL + (kernels - 1) * _WAIT + _TAIL
+    width = sequence_end + 30
+    tops = (80, 80 + row_h + gap)
+    canvas = Canvas(width, tops[1] + row_h + 86, "Lancements successifs et noyau persistant")
+    rows = ((tops[0], f"{kernels} noyaux", "lancés l'un après l'autre"),
+            (tops[1], "un noyau", "persistant"))
+    for top, title, sub in rows:
+        base = top + row_h
+        canvas.text(left - 26, top + row_h / 2 - 2, title, size=12, anchor="end", bold=True)
+        canvas.text(left - 26, top + row_h / 2 + 14, sub, size=11, anchor="end", fill=MUTED)
+        canvas.text(left - 8, top + row_h / 2, "SM occupés", size=10, anchor="middle",
+                    fill=MUTED, rotate=-90)
+        canvas.line(left, base, width - 12, base, INK, 1, arrow=True)
+        canvas.line(left, base, left, top - 8, INK, 1, arrow=True)
+        canvas.text(width - 14, base + 16, "temps", size=11, anchor="end", fill=MUTED)
+
+    def launch(x0, top, plateaus, labels):
+        base = top + row_h
+        canvas.rect(x0, top, _LAUNCH, row_h, "#f6d5d1", ALERT, 0.8, dash="3 2")
+        busy_end = x0 + _LAUNCH + _RAMP + plateaus * _FULL + (plateaus - 1) * _WAIT + _TAIL
+        canvas.rect(x0 + _LAUNCH, top, busy_end - x0 - _LAUNCH, row_h, "#fbeae8", "none", 0)
+        canvas.polygon(_occupancy_profile(x0, base, row_h, plateaus), C_FILL, C_STRONG, 1.2)
+        x = x0 + _LAUNCH + _RAMP
+        for i, label in enumerate(labels):
+            canvas.text(x + _FULL / 2, top + row_h / 2 + 4, label, size=11, anchor="middle")
+            x += _FULL + _WAIT
+        return busy_end
+
+    x = left
+    for k in range(kernels):
+        x = launch(x, tops[0], 1, [f"noyau {k + 1}"])
+    launch(left, tops[1], kernels, [f"étape {k + 1}" for k in range(kernels)])
+    # Les quatre phases, nommées sur le premier noyau.
+    phases = (("surcoût de lancement", left, _LAUNCH),
+              ("montée", left + _LAUNCH, _RAMP),
+              ("pleine occupation", left + _LAUNCH + _RAMP, _FULL),
+              ("queue", left + _LAUNCH + _RAMP + _FULL, _TAIL))
+    for i, (label, x0, w) in enumerate(phases):
+        y = tops[0] - 58 + 16 * i           # en escalier : chaque nom au-dessus de sa phase
+        canvas.line(x0 + 3, y + 4, x0 + 3, tops[0] - 2, MUTED, 0.8)
+        canvas.text(x0 + 6, y, label, size=11, fill=INK)
+    canvas.text(left + _LAUNCH + _RAMP + _FULL + _WAIT / 2, tops[1] - 8,
+                "attente sur compteur", size=11, anchor="middle", fill=MUTED)
+    for end, top in ((sequence_end, tops[0]), (persistent_end, tops[1])):
+        canvas.line(end, top - 6, end, top + row_h + 4, INK, 1.2, "4 3")
+    note_y = tops[1] + row_h + 34
+    canvas.text(left, note_y, "Durées illustratives, non mesurées. En vert : SM au travail ; en "
+                "rouge pâle : surcoût de lancement et SM à vide.", size=11, fill=MUTED)
+    canvas.text(left, note_y + 18, "Pointillés verticaux : la fin du travail dans chaque cas.",
+                size=11, fill=MUTED)
+    alt = (f"Deux chronologies schématiques, l'occupation des SM en fonction du temps, sans "
+           f"valeurs. En haut, {kernels} noyaux lancés l'un après l'autre : chacun paie un "
+           "surcoût de lancement pendant lequel aucun SM ne travaille, une montée pendant que ses "
+           "blocs sont répartis, une pleine occupation, puis une queue en escalier où des SM se "
+           "vident en attendant les derniers blocs ; le noyau suivant ne commence qu'après. En bas, "
+           f"un seul noyau persistant fait les mêmes {kernels} étapes : un seul surcoût, une seule "
+           "montée et une seule queue, et entre deux étapes une courte attente sur un compteur où "
+           "quelques SM restent à vide ; il finit plus tôt. Les durées sont illustratives.")
+    caption = (f"Schéma : {kernels} lancements successifs contre un noyau persistant qui fait les "
+               "mêmes étapes (durées illustratives, non mesurées).")
     return Figure(canvas.svg(), alt, caption)
 
 
@@ -879,6 +974,7 @@ def megakernel_instruction_stream(constants: dict) -> Figure:
 # --- Registre des figures, et leur place dans le site -----------------------------------------
 
 FIGURES: dict[str, Callable[[dict], Figure]] = {
+    "megakernel-chronologie": megakernel_timeline,
     "gemm-coalescence": gemm_coalescing,
     "gemm-tuiles-etape3": gemm_shared_tiles,
     "gemm-tuiles-etape4": gemm_tiles_step4,
