@@ -9,6 +9,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/device.cuh"
+#include "common/device_buffer.cuh"
 #include "common/stream.cuh"
 
 #include <gtest/gtest.h>
@@ -101,13 +102,12 @@ TEST(ChainVariants, WithoutTheCoResidencyCheckTheEmulatorReportsADeadlock) {
     const int resident = noyaux::megakernels::max_co_resident_blocks(ch::chain_persistent_counter,
                                                                       static_cast<int>(ch::kThreads), 0);
     const std::size_t n = static_cast<std::size_t>(resident + 1) * ch::kThreads;
-    float* buffers = nullptr;
-    noyaux::megakernels::GridBarrier* barrier = nullptr;
-    NOYAUX_CUDA_CHECK(cudaMalloc(&buffers, 2 * n * sizeof(float)));
-    NOYAUX_CUDA_CHECK(cudaMalloc(&barrier, sizeof *barrier));
-    NOYAUX_CUDA_CHECK(cudaMemset(barrier, 0, sizeof *barrier));
+    noyaux::DeviceBuffer<float> buffers(2 * n);
+    noyaux::DeviceBuffer<noyaux::megakernels::GridBarrier> barrier(1);
+    NOYAUX_CUDA_CHECK(cudaMemset(barrier.data(), 0, barrier.bytes()));
     simt::set_quiet(true);
-    ch::chain_persistent_counter<<<resident + 1, ch::kThreads>>>(buffers, buffers + n, n, 2, barrier);
+    ch::chain_persistent_counter<<<resident + 1, ch::kThreads>>>(buffers.data(), buffers.data() + n, n, 2,
+                                                                 barrier.data());
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchTimeout);
     EXPECT_NE(simt::last_diagnostic().find("interblocage de co-résidence"), std::string::npos)
         << simt::last_diagnostic();
