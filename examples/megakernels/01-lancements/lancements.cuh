@@ -85,9 +85,31 @@ __global__ void __launch_bounds__(kThreads) chain_step_pdl(const float* __restri
 
 // --8<-- [start:noyau-persistant]
 /**
- * @brief Toute la chaîne en un lancement : chaque bloc traite ses éléments (boucle grid-stride)
- *        puis attend les autres à la barrière (GridBarrier) avant l'étape suivante. La grille
- *        doit être entièrement résidente (require_co_resident avant le lancement).
+ * @brief Toutes les étapes dans un seul lancement : chaque bloc traite ses éléments (boucle
+ *        grid-stride), puis @p wait_for_grid attend toute la grille avant l'étape suivante.
+ * @param buffer0       premier des deux tampons alternés, qui contient l'entrée
+ * @param buffer1       second tampon
+ * @param n             nombre d'éléments
+ * @param steps         nombre d'étapes
+ * @param wait_for_grid barrière de grille, appelée par tous les threads après chaque étape
+ */
+template <typename GridWait>
+__device__ void run_chain_persistent(float* buffer0, float* buffer1, std::size_t n, int steps,
+                                     GridWait wait_for_grid) {
+    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    for (int s = 0; s < steps; ++s) {
+        const float* in = s % 2 == 0 ? buffer0 : buffer1;
+        float* out = s % 2 == 0 ? buffer1 : buffer0;
+        const Step c = step_coefficients(s);
+        for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+            apply_step(in, out, i, n, c);
+        wait_for_grid();  // l'étape s est écrite partout avant que s + 1 la lise
+    }
+}
+
+/**
+ * @brief La chaîne persistante, synchronisée par une barrière à compteur (lancement ordinaire) :
+ *        la grille doit être entièrement résidente (require_co_resident avant le lancement).
  * @param buffer0 premier des deux tampons alternés, qui contient l'entrée
  * @param buffer1 second tampon
  * @param n       nombre d'éléments
@@ -96,19 +118,11 @@ __global__ void __launch_bounds__(kThreads) chain_step_pdl(const float* __restri
  */
 __global__ void __launch_bounds__(kThreads) chain_persistent_counter(float* buffer0, float* buffer1, std::size_t n,
                                                                     int steps, GridBarrier* barrier) {
-    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-    for (int s = 0; s < steps; ++s) {
-        const float* in = s % 2 == 0 ? buffer0 : buffer1;
-        float* out = s % 2 == 0 ? buffer1 : buffer0;
-        const Step c = step_coefficients(s);
-        for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-            apply_step(in, out, i, n, c);
-        arrive_and_wait(barrier, gridDim.x);  // l'étape s est écrite partout avant que s + 1 la lise
-    }
+    run_chain_persistent(buffer0, buffer1, n, steps, [barrier] { arrive_and_wait(barrier, gridDim.x); });
 }
 
 /**
- * @brief La même boucle, synchronisée par grid.sync() (lancement coopératif obligatoire).
+ * @brief La même chaîne, synchronisée par grid.sync() (lancement coopératif obligatoire).
  * @param buffer0 premier des deux tampons alternés, qui contient l'entrée
  * @param buffer1 second tampon
  * @param n       nombre d'éléments
@@ -117,15 +131,7 @@ __global__ void __launch_bounds__(kThreads) chain_persistent_counter(float* buff
 __global__ void __launch_bounds__(kThreads) chain_persistent_grid_sync(float* buffer0, float* buffer1, std::size_t n,
                                                                       int steps) {
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-    for (int s = 0; s < steps; ++s) {
-        const float* in = s % 2 == 0 ? buffer0 : buffer1;
-        float* out = s % 2 == 0 ? buffer1 : buffer0;
-        const Step c = step_coefficients(s);
-        for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-            apply_step(in, out, i, n, c);
-        grid.sync();
-    }
+    run_chain_persistent(buffer0, buffer1, n, steps, [&grid] { grid.sync(); });
 }
 // --8<-- [end:noyau-persistant]
 

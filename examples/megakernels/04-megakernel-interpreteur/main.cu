@@ -8,6 +8,7 @@
  *         [--tranche T] [--blocs B] [--repetitions R] [--programme]
  */
 #include "megakernel-interpreteur.cuh"
+#include "megakernels/common/decoder_options.hpp"
 
 #include "common/cli.hpp"
 #include "common/cuda_check.cuh"
@@ -51,27 +52,19 @@ double microseconds_per_step(const std::function<void()>& submit, cudaStream_t s
 }
 
 int run(int argc, char** argv) {
-    std::int64_t layers = 4, hidden = 256, intermediate = 1024, slice = 64, blocks = 0, repetitions = 20;
+    mk::DecoderOptions sizes;
+    std::int64_t blocks = 0, repetitions = 20;
     bool show_program = false;
     noyaux::cli::Parser parser("megakernel-interpreteur",
                                "Une étape de décodeur par un megakernel interpréteur d'instructions, "
                                "comparée aux noyaux séparés et à leur graphe CUDA.");
-    parser.add_integer("--couches", &layers, 1, mk::kMaxLayers, "couches de l'étape");
-    parser.add_integer("--dimension", &hidden, 1, mk::kMaxHidden, "taille D du vecteur résiduel");
-    parser.add_integer("--intermediaire", &intermediate, 1, mk::kMaxIntermediate, "taille H de la couche intermédiaire");
-    parser.add_integer("--tranche", &slice, 1, mk::kMaxIntermediate, "lignes de sortie par instruction (divise D et H)");
+    mk::add_decoder_options(parser, sizes, "instruction");
     parser.add_integer("--blocs", &blocks, 0, mi::kMaxQueues, "blocs du megakernel, une file chacun (0 : un par SM)");
     parser.add_integer("--repetitions", &repetitions, 1, 10000, "étapes chronométrées de chaque façon");
     parser.add_flag("--programme", &show_program, "affiche les files d'instructions");
     if (!parser.parse(argc, argv)) return noyaux::kExitSuccess;
 
-    const mk::DecoderShape shape{static_cast<int>(hidden), static_cast<int>(intermediate), static_cast<int>(layers),
-                                 static_cast<int>(slice)};
-    try {
-        mk::validate_shape(shape);
-    } catch (const std::invalid_argument& error) {
-        throw noyaux::cli::UsageError(error.what());
-    }
+    const mk::DecoderShape shape = mk::decoder_shape(sizes);
     const cudaDeviceProp device = noyaux::require_device();
     noyaux::require_kernel_image(mi::decoder_megakernel, "decoder_megakernel");
     const int queues = blocks > 0 ? static_cast<int>(blocks) : device.multiProcessorCount;
@@ -79,8 +72,7 @@ int run(int argc, char** argv) {
     if (show_program) print_program(program);
 
     std::printf("GPU : %s (%d SM)\n", device.name, device.multiProcessorCount);
-    std::printf("Étape : %d couches, D = %d, H = %d, tranches de %d lignes\n", shape.layers, shape.hidden,
-                shape.intermediate, shape.slice_rows);
+    mk::print_decoder_shape(shape);
     mi::Megakernel megakernel(program, shape);  // valide l'ordonnancement et la co-résidence
     std::printf("Programme : %zu instructions sur %d files, %u compteurs ; validé en %d passes\n",
                 program.instructions.size(), queues, program.counter_count, megakernel.report().rounds);

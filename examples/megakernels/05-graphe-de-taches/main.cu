@@ -8,6 +8,7 @@
  *         [--travailleurs W] [--repetitions R]
  */
 #include "graphe-de-taches.cuh"
+#include "megakernels/common/decoder_options.hpp"
 
 #include "common/cli.hpp"
 #include "common/cuda_check.cuh"
@@ -26,32 +27,23 @@ namespace mk = noyaux::megakernels;
 namespace tg = noyaux::megakernels::taskgraph;
 
 int run(int argc, char** argv) {
-    std::int64_t layers = 4, hidden = 256, intermediate = 1024, slice = 64, workers = 0, repetitions = 20;
+    mk::DecoderOptions sizes;
+    std::int64_t workers = 0, repetitions = 20;
     noyaux::cli::Parser parser("graphe-de-taches",
                                "Une étape de décodeur en graphe de tâches, ordonnancée dynamiquement "
                                "dans un noyau persistant.");
-    parser.add_integer("--couches", &layers, 1, mk::kMaxLayers, "couches de l'étape");
-    parser.add_integer("--dimension", &hidden, 1, mk::kMaxHidden, "taille D du vecteur résiduel");
-    parser.add_integer("--intermediaire", &intermediate, 1, mk::kMaxIntermediate, "taille H de la couche intermédiaire");
-    parser.add_integer("--tranche", &slice, 1, mk::kMaxIntermediate, "lignes de sortie par tâche (divise D et H)");
+    mk::add_decoder_options(parser, sizes, "tâche");
     parser.add_integer("--travailleurs", &workers, 0, 4096, "blocs travailleurs (0 : un par SM, moins l'ordonnanceur)");
     parser.add_integer("--repetitions", &repetitions, 1, 10000, "étapes chronométrées");
     if (!parser.parse(argc, argv)) return noyaux::kExitSuccess;
 
-    const mk::DecoderShape shape{static_cast<int>(hidden), static_cast<int>(intermediate), static_cast<int>(layers),
-                                 static_cast<int>(slice)};
-    try {
-        mk::validate_shape(shape);
-    } catch (const std::invalid_argument& error) {
-        throw noyaux::cli::UsageError(error.what());
-    }
+    const mk::DecoderShape shape = mk::decoder_shape(sizes);
     const cudaDeviceProp device = noyaux::require_device();
     noyaux::require_kernel_image(tg::task_graph_kernel, "task_graph_kernel");
     const int worker_blocks = workers > 0 ? static_cast<int>(workers) : std::max(1, device.multiProcessorCount - 1);
 
     std::printf("GPU : %s (%d SM)\n", device.name, device.multiProcessorCount);
-    std::printf("Étape : %d couches, D = %d, H = %d, tranches de %d lignes\n", shape.layers, shape.hidden,
-                shape.intermediate, shape.slice_rows);
+    mk::print_decoder_shape(shape);
     tg::TaskGraphRunner runner(tg::build_decoder_graph(shape), shape, worker_blocks);
     std::printf("Graphe : %zu tâches, %zu événements, %zu dépendances ; 1 bloc ordonnanceur, %d travailleurs\n",
                 runner.graph().tasks.size(), runner.graph().events.size(), runner.report().edges.size(), worker_blocks);
