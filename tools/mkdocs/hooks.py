@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 import catalogue  # noqa: E402
 import couverture  # noqa: E402
 import doxygen  # noqa: E402
+import echantillons  # noqa: E402
 import figures  # noqa: E402
 import glossaire  # noqa: E402
 import mesures  # noqa: E402
@@ -187,6 +188,10 @@ def on_page_markdown(markdown, page, config, files):
     except figures.FigureError as error:
         raise PluginError(f"{page.file.src_uri} : {error}") from error
     markdown = mesures.render_emulation(mesures.render(markdown, RESULTS), CPU_RESULTS)
+    try:
+        markdown = echantillons.render(markdown, CPU_RESULTS)
+    except echantillons.SamplesResultError as error:
+        raise PluginError(f"{page.file.src_uri} : {error}") from error
     plot_url = None
     if _state.get("ladder_plot"):
         plot_url = posixpath.relpath(mesures.LADDER_PLOT, posixpath.dirname(page.file.src_uri) or ".")
