@@ -8,7 +8,6 @@
  */
 #pragma once
 
-#include "gemm/08-recherche-parametres/recherche-parametres.cuh"  // ConfigurationList
 #include "gemm/common/kernel.cuh"
 
 #include "common/cuda_check.cuh"
@@ -412,13 +411,21 @@ struct BeyondBoehm {
 };
 // --8<-- [end:lancement]
 
+/**
+ * @brief Liste de configurations, parcourue à la compilation par les tests et le balayage
+ *        (celle de l'étape 8, que l'émulateur ne peut inclure d'ici : chaque exemple n'y
+ *        voit que ses propres en-têtes et ceux de common/).
+ */
+template <typename... Kernels>
+struct BeyondBoehmList {};
+
 // --8<-- [start:espace]
 /**
  * @brief L'espace balayé de l'étape 11 : chaque configuration est validée à la compilation
  *        (BeyondBoehmGeometry::valid), testée sur l'émulateur et mesurée par le balayage.
  */
 using BeyondBoehmConfigurations =
-    ConfigurationList<BeyondBoehm<64, 128, 32, 3, 3>, BeyondBoehm<64, 128, 16, 4, 3>,
+    BeyondBoehmList<BeyondBoehm<64, 128, 32, 3, 3>, BeyondBoehm<64, 128, 16, 4, 3>,
                       BeyondBoehm<128, 128, 32, 4, 1>>;
 // --8<-- [end:espace]
 

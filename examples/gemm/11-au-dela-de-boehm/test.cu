@@ -6,9 +6,9 @@
  */
 #include "au-dela-de-boehm.cuh"
 
-#include "gemm/07-conflits-de-banc/conflits-de-banc.cuh"  // le modèle des bancs de l'étape 7
 #include "gemm/common/test_suite.cuh"
 
+#include <array>
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -23,7 +23,7 @@ namespace noyaux::gemm {
 template <typename List>
 struct BeyondBoehmTestTypes;
 template <typename... Kernels>
-struct BeyondBoehmTestTypes<ConfigurationList<Kernels...>> {
+struct BeyondBoehmTestTypes<BeyondBoehmList<Kernels...>> {
     using type = testing::Types<Kernels...>;
 };
 
@@ -130,15 +130,16 @@ TEST(AuDelaDeBoehm, InvalidLeadingDimensionsAndOverflowAreRejected) {
 // --8<-- [end:garanties]
 
 TEST(AuDelaDeBoehmRasterisation, EveryTileOnceAndGroupsOfRowsFirst) {
-    for (const auto [tiles_m, tiles_n] : {std::pair{1, 1}, std::pair{64, 32}, std::pair{13, 5},
+    for (const auto& [tiles_m, tiles_n] : {std::pair{1, 1}, std::pair{64, 32}, std::pair{13, 5},
                                           std::pair{8, 1}, std::pair{3, 40}}) {
         std::set<std::pair<int, int>> seen;
         for (int block = 0; block < tiles_m * tiles_n; ++block) {
             const TileCoordinates tile = grouped_tile(block, tiles_m, tiles_n);
             ASSERT_TRUE(tile.m >= 0 && tile.m < tiles_m && tile.n >= 0 && tile.n < tiles_n) << block;
             seen.insert({tile.m, tile.n});
-            if (block < kRasterGroup * tiles_n)  // le premier groupe : les 8 premières lignes
+            if (block < kRasterGroup * tiles_n) {  // le premier groupe : les 8 premières lignes
                 EXPECT_LT(tile.m, kRasterGroup);
+            }
         }
         EXPECT_EQ(seen.size(), std::size_t(tiles_m) * tiles_n) << tiles_m << "×" << tiles_n;
     }
@@ -152,16 +153,34 @@ TEST(AuDelaDeBoehmRasterisation, EveryTileOnceAndGroupsOfRowsFirst) {
 // --8<-- [start:analyse]
 namespace {
 
-using conflict_free::conflict_degree;
-using conflict_free::WarpAccess;
+/** @brief Accès de 128 bits d'un warp : premier mot (4 octets) du float4 de chaque lane. */
+struct WarpAccess {
+    std::array<int, 32> word{};  ///< indice, en flottants, du premier mot de chaque lane
+};
 
 /** @brief Accès de 128 bits du warp @p warp : la lane l lit ou écrit le float4 word(tid). */
 template <typename Word>
 WarpAccess warp_access128(int warp, Word word) {
     WarpAccess access;
-    access.width = 4;
-    for (int lane = 0; lane < conflict_free::warp_size; ++lane) access.word[lane] = word(warp * 32 + lane);
+    for (int lane = 0; lane < 32; ++lane) access.word[lane] = word(warp * 32 + lane);
     return access;
+}
+
+/**
+ * @brief Degré de conflit selon le modèle de l'étape 7 : un accès de 128 bits forme quatre
+ *        phases de 8 lanes consécutives ; une phase demande autant de passes que le plus
+ *        grand nombre de mots distincts qu'un banc doit y servir (1 : aucun conflit).
+ */
+int conflict_degree(const WarpAccess& access) {
+    int degree = 1;
+    for (int first = 0; first < 32; first += 8) {
+        std::set<int> words;
+        for (int lane = first; lane < first + 8; ++lane)
+            for (int i = 0; i < 4; ++i) words.insert(access.word[lane] + i);
+        std::array<int, 32> per_bank{};
+        for (const int word : words) degree = std::max(degree, ++per_bank[word % 32]);
+    }
+    return degree;
 }
 
 /**
