@@ -163,7 +163,8 @@ __device__ __forceinline__ void copy4_async(float* dst, const float* src, int va
 
 // --8<-- [start:noyau]
 /**
- * @brief C ← α·A·B + β·C pour toute forme : chaque bloc calcule une tuile BM×BN de C.
+ * @brief C ← α·A·B + β·C pour toute forme : le travail d'un bloc, une tuile BM×BN de C.
+ * @tparam VECTOR copies de 16 octets (sgemm_beyond_boehm) ou de 4 (sgemm_beyond_boehm_unaligned)
  *
  * Les tranches de A et de B traversent STAGES tampons de mémoire partagée par copies
  * asynchrones : pendant le calcul de la tranche t, les tranches t + 1 à t + STAGES − 1 sont
@@ -178,8 +179,7 @@ __device__ __forceinline__ void copy4_async(float* dst, const float* src, int va
  * l'épilogue n'écrit pas.
  */
 template <int BM, int BN, int BK, int STAGES, int BLOCKS, bool VECTOR>
-__global__ void __launch_bounds__(BeyondBoehmGeometry<BM, BN, BK, STAGES, BLOCKS>::threads, BLOCKS)
-    sgemm_beyond_boehm(const BeyondBoehmParams p) {
+__device__ __forceinline__ void beyond_boehm_block(const BeyondBoehmParams& p) {
     using G = BeyondBoehmGeometry<BM, BN, BK, STAGES, BLOCKS>;
     static_assert(G::valid(), "configuration irréalisable");
     constexpr int a_passes = BM * G::chunks_k / G::threads;  // morceaux de A par thread et tranche
@@ -327,6 +327,20 @@ __global__ void __launch_bounds__(BeyondBoehmGeometry<BM, BN, BK, STAGES, BLOCKS
 }
 // --8<-- [end:noyau]
 
+/** @brief Le noyau de l'étape 11 : copies de 16 octets (A, B, C et leurs lignes alignées). */
+template <int BM, int BN, int BK, int STAGES, int BLOCKS>
+__global__ void __launch_bounds__(BeyondBoehmGeometry<BM, BN, BK, STAGES, BLOCKS>::threads, BLOCKS)
+    sgemm_beyond_boehm(const BeyondBoehmParams p) {
+    beyond_boehm_block<BM, BN, BK, STAGES, BLOCKS, true>(p);
+}
+
+/** @brief Le chemin de repli : copies de 4 octets, pour toute adresse et toute dimension. */
+template <int BM, int BN, int BK, int STAGES, int BLOCKS>
+__global__ void __launch_bounds__(BeyondBoehmGeometry<BM, BN, BK, STAGES, BLOCKS>::threads, BLOCKS)
+    sgemm_beyond_boehm_unaligned(const BeyondBoehmParams p) {
+    beyond_boehm_block<BM, BN, BK, STAGES, BLOCKS, false>(p);
+}
+
 // --8<-- [start:lancement]
 /** @brief Dimensions principales de A, B et C (distance entre deux lignes, en flottants). */
 struct LeadingDimensions {
@@ -349,8 +363,8 @@ struct BeyondBoehm {
     static constexpr const char* name = "sgemm_beyond_boehm";  ///< nom affiché
     static constexpr Shape granularity{1, 1, 1};               ///< toute forme
     static constexpr std::size_t alignment = sizeof(float);    ///< tout pointeur de float
-    static constexpr auto vector_kernel = sgemm_beyond_boehm<BM, BN, BK, STAGES, BLOCKS, true>;   ///< 16 octets
-    static constexpr auto scalar_kernel = sgemm_beyond_boehm<BM, BN, BK, STAGES, BLOCKS, false>;  ///< 4 octets
+    static constexpr auto vector_kernel = sgemm_beyond_boehm<BM, BN, BK, STAGES, BLOCKS>;   ///< 16 octets
+    static constexpr auto scalar_kernel = sgemm_beyond_boehm_unaligned<BM, BN, BK, STAGES, BLOCKS>;  ///< 4 octets
 
     /** @brief Le noyau à copies de 16 octets, pour vérifier qu'il a du code pour le GPU présent. */
     static const void* entry() { return reinterpret_cast<const void*>(vector_kernel); }

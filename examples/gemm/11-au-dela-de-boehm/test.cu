@@ -36,6 +36,9 @@ INSTANTIATE_TYPED_TEST_SUITE_P(AuDelaDeBoehm, GemmLadderTest,
 namespace {
 
 using Kernel = BeyondBoehmKernel;
+// La page docs/gemm/11-au-dela-de-boehm.md donne ce nombre au calcul d'occupation (marqueur
+// « dynamique= ») : 3 tranches de (64 + 128) × 32 flottants.
+static_assert(Kernel::Geometry::shared_bytes == 73728, "mettre à jour la page de l'étape 11");
 
 /**
  * @brief Exécute le noyau sur @p problem rangé avec les dimensions principales @p ld (marges
