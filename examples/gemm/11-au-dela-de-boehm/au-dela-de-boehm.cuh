@@ -134,6 +134,7 @@ struct BeyondBoehmParams {
  *        premiers sont lus, les autres mis à zéro sans rien lire (copie à remplissage).
  * @tparam VECTOR vrai : une copie de 16 octets, @p valid vaut 0 ou 4 ; faux : quatre
  *         copies de 4 octets, pour les matrices dont les lignes ne sont pas alignées.
+ * @param dst destination en mémoire partagée (alignée sur 16 octets)
  * @param src le premier flottant ; toujours une adresse lisible de la matrice
  * @param valid flottants à lire : 0 à 4
  * @param last copies de 4 octets : le flottant e est lu en src + min(e, last), pour ne pas
@@ -165,6 +166,7 @@ __device__ __forceinline__ void copy4_async(float* dst, const float* src, int va
 /**
  * @brief C ← α·A·B + β·C pour toute forme : le travail d'un bloc, une tuile BM×BN de C.
  * @tparam VECTOR copies de 16 octets (sgemm_beyond_boehm) ou de 4 (sgemm_beyond_boehm_unaligned)
+ * @param p le problème, ses dimensions principales et sa grille de tuiles
  *
  * Les tranches de A et de B traversent STAGES tampons de mémoire partagée par copies
  * asynchrones : pendant le calcul de la tranche t, les tranches t + 1 à t + STAGES − 1 sont
