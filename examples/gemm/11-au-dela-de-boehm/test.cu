@@ -84,7 +84,7 @@ void expect_exact(const HostProblem& problem, const std::vector<float>& result) 
 
 TEST(AuDelaDeBoehm, AnyShapeIsComputed) {
     // Aucune dimension multiple de la tuile 64×128×32, jusqu'à la plus petite.
-    for (const Shape shape : {Shape{1, 1, 1}, Shape{37, 129, 65}, Shape{1000, 1000, 24},
+    for (const Shape shape : {Shape{1, 1, 1}, Shape{37, 129, 65}, Shape{1000, 1000, 1000},
                               Shape{65, 3, 97}, Shape{2, 130, 4}})
         expect_correct_or_rejected<Kernel>(shape, 1.0f, 0.5f, Values::small_integers);
 }
