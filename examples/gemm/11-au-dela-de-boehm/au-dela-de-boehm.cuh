@@ -14,6 +14,7 @@
 
 #include <cuda_pipeline_primitives.h>
 
+#include <atomic>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -389,6 +390,26 @@ struct BeyondBoehm {
                ld.ldb % 4 == 0 && ld.ldc % 4 == 0 && args.shape.k % 4 == 0 && args.shape.n % 4 == 0;
     }
 
+    /**
+     * @brief Au-delà de 48 Kio de mémoire partagée dynamique, un noyau doit le demander
+     *        (cudaFuncSetAttribute, erreur vérifiée) : une fois par noyau et par GPU, pour ne
+     *        pas ajouter un appel au pilote à chaque lancement.
+     * @param kernel le noyau à lancer
+     * @param configured un bit par GPU (numéros 0 à 63) déjà réglé pour ce noyau
+     */
+    static void allow_large_shared_memory(void (*kernel)(BeyondBoehmParams),
+                                          std::atomic<std::uint64_t>& configured) {
+        int device = 0;
+        NOYAUX_CUDA_CHECK(cudaGetDevice(&device));
+        const std::uint64_t bit = device < 64 ? std::uint64_t(1) << device : 0;
+        if (bit && (configured.load() & bit)) return;
+        NOYAUX_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               Geometry::shared_bytes));
+        configured.fetch_or(bit);
+    }
+    static inline std::atomic<std::uint64_t> vector_configured{0};  ///< GPU réglés pour vector_kernel
+    static inline std::atomic<std::uint64_t> scalar_configured{0};  ///< GPU réglés pour scalar_kernel
+
     /** @brief Matrices contiguës : lda = K, ldb = ldc = N. */
     static void launch(const GemmArgs& args, cudaStream_t stream) {
         launch(args, {args.shape.k, args.shape.n, args.shape.n}, stream);
@@ -418,10 +439,9 @@ struct BeyondBoehm {
                                         " tuiles dépassent les 2³¹ − 1 blocs d'une grille");
         const BeyondBoehmParams params{m, n, k, int(tiles_m), int(tiles_n), args.alpha, args.beta,
                                        args.a, args.b, args.c, ld.lda, ld.ldb, ld.ldc};
-        const auto kernel = vectorizable(args, ld) ? vector_kernel : scalar_kernel;
-        // Au-delà de 48 Kio de mémoire partagée dynamique, le noyau doit le demander.
-        NOYAUX_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               Geometry::shared_bytes));
+        const bool vector = vectorizable(args, ld);
+        const auto kernel = vector ? vector_kernel : scalar_kernel;
+        allow_large_shared_memory(kernel, vector ? vector_configured : scalar_configured);
         kernel<<<unsigned(tiles_m * tiles_n), Geometry::threads, Geometry::shared_bytes, stream>>>(params);
     }
 };
