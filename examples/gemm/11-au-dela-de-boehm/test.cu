@@ -259,13 +259,19 @@ struct GeometryOf<BeyondBoehm<BM, BN, BK, STAGES, BLOCKS>> {
     using type = BeyondBoehmGeometry<BM, BN, BK, STAGES, BLOCKS>;
 };
 
+// Par spécialisation plutôt que par un argument de fonction : la recherche dépendante des
+// arguments instancierait chaque BeyondBoehm<…>, donc ses noyaux, pour chaque architecture.
+template <typename List>
+struct EveryLayout;
 template <typename... Kernels>
-void expect_every_layout_conflict_free(BeyondBoehmList<Kernels...>) {
-    (expect_conflict_free_layouts<typename GeometryOf<Kernels>::type>(), ...);
-}
+struct EveryLayout<BeyondBoehmList<Kernels...>> {
+    static void expect_conflict_free() {
+        (expect_conflict_free_layouts<typename GeometryOf<Kernels>::type>(), ...);
+    }
+};
 
 TEST(AuDelaDeBoehmBancs, EverySweptLayoutIsConflictFree) {
-    expect_every_layout_conflict_free(BeyondBoehmConfigurations{});
+    EveryLayout<BeyondBoehmConfigurations>::expect_conflict_free();
 }
 
 TEST(AuDelaDeBoehmBancs, WithoutThePermutationTheFourRowsOfAWarpShareABankGroup) {
