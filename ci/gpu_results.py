@@ -3,7 +3,9 @@
 
 Contenu : GPU, pilote, version de CUDA, date ; bilan des tests gpu ; codes de
 compute-sanitizer par programme et par outil ; médianes des benchmarks, avec leurs compteurs
-(GFLOP/s…), et benchmarks ignorés avec leur raison.
+(GFLOP/s…) et, quand le benchmark les calcule, le minimum et le maximum des répétitions ;
+contexte de chaque benchmark (dont la version de cuBLAS et son mode mathématique pour la
+GEMM), et benchmarks ignorés avec leur raison.
 """
 from __future__ import annotations
 
@@ -60,29 +62,45 @@ STANDARD_KEYS = {"name", "family_index", "per_family_instance_index", "run_name"
 RATE_KEYS = ("bytes_per_second", "items_per_second")
 
 
+def _row(run: dict) -> dict:
+    """Temps, débits et compteurs d'une exécution (ou d'un agrégat) de Google Benchmark."""
+    row = {key: run[key] for key in
+           ("run_name", "real_time", "time_unit", *RATE_KEYS, "iterations", "repetitions")
+           if key in run}
+    counters = {key: value for key, value in run.items()
+                if key not in STANDARD_KEYS and key not in RATE_KEYS
+                and isinstance(value, (int, float)) and not isinstance(value, bool)}
+    if counters:
+        row["compteurs"] = counters
+    return row
+
+
+# Agrégats gardés à côté de la médiane, quand le benchmark les calcule (ComputeStatistics).
+EXTREMES = ("min", "max")
+
+
 def benchmarks(journal: Path) -> dict:
-    """Par benchmark : le contexte, les médianes (avec tous les compteurs) et les exécutions
-    ignorées (SkipWithError : forme refusée, mémoire insuffisante, résultat faux…), une fois
-    chacune avec leur message."""
+    """Par benchmark : le contexte, les médianes (avec tous les compteurs, et le minimum et
+    le maximum des répétitions quand le benchmark les calcule) et les exécutions ignorées
+    (SkipWithError : forme refusée, mémoire insuffisante, résultat faux…), une fois chacune
+    avec leur message."""
     results = {}
     for path in sorted(journal.glob("bench-*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
-        rows, skipped = [], {}
+        rows, skipped, extremes = [], {}, {}
         for run in data.get("benchmarks", []):
             if run.get("error_occurred"):
                 skipped.setdefault(run["run_name"], run.get("error_message", ""))
                 continue
-            if run.get("aggregate_name") != "median":
-                continue
-            row = {key: run[key] for key in
-                   ("run_name", "real_time", "time_unit", *RATE_KEYS, "iterations", "repetitions")
-                   if key in run}
-            counters = {key: value for key, value in run.items()
-                        if key not in STANDARD_KEYS and key not in RATE_KEYS
-                        and isinstance(value, (int, float)) and not isinstance(value, bool)}
-            if counters:
-                row["compteurs"] = counters
-            rows.append(row)
+            aggregate = run.get("aggregate_name")
+            if aggregate in EXTREMES:
+                extreme = _row(run)
+                extreme.pop("run_name", None)
+                extremes.setdefault(run["run_name"], {})[aggregate] = extreme
+            elif aggregate == "median":
+                rows.append(_row(run))
+        for row in rows:
+            row.update(extremes.get(row["run_name"], {}))
         results[path.stem.removeprefix("bench-")] = {
             "contexte": data.get("context", {}), "medianes": rows,
             "ignores": [{"run_name": name, "message": message} for name, message in skipped.items()]}

@@ -226,6 +226,75 @@ class CollectBenchmarkResults(unittest.TestCase):
                          "message": "mémoire insuffisante"}]}})
 
 
+class CollectExtremes(unittest.TestCase):
+    """Le minimum et le maximum des répétitions accompagnent la médiane."""
+
+    def test_min_and_max_aggregates_are_kept_with_the_median(self):
+        def aggregate(name, time, value):
+            return {"name": f"BM_Gemm/k/4000x4000x4000/manual_time_{name}",
+                    "run_name": "BM_Gemm/k/4000x4000x4000/manual_time", "run_type": "aggregate",
+                    "aggregate_name": name, "repetitions": 5, "real_time": time,
+                    "time_unit": "ms", "GFLOP/s": value}
+        report = {"context": {"cublas_version": "13.0.0"}, "benchmarks": [
+            aggregate("median", 2.0, 64.0), aggregate("min", 1.9, 60.0),
+            aggregate("max", 2.1, 67.0), aggregate("stddev", 0.1, 2.0)]}
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "bench-gemm-echelle.json").write_text(json.dumps(report), encoding="utf-8")
+            collected = gpu_results.benchmarks(Path(folder))["gemm-echelle"]
+        self.assertEqual(collected["contexte"], {"cublas_version": "13.0.0"})
+        [row] = collected["medianes"]
+        self.assertEqual(row["compteurs"], {"GFLOP/s": 64.0})
+        self.assertEqual(row["min"]["compteurs"], {"GFLOP/s": 60.0})
+        self.assertEqual(row["max"]["real_time"], 2.1)
+        self.assertNotIn("stddev", row)
+
+
+class RenderSimtSummary(unittest.TestCase):
+    """Résumé de l'étape 11 face à cuBLAS, sur des données de test inventées."""
+
+    @staticmethod
+    def _run(kernel, shape, value, low=None, high=None):
+        run = {"run_name": f"BM_Gemm/{kernel}/{shape}/min_time:0.020/manual_time",
+               "real_time": 1.0, "time_unit": "ms", "repetitions": 5,
+               "compteurs": {"GFLOP/s": value}}
+        if low is not None:
+            run["min"] = {"compteurs": {"GFLOP/s": low}}
+            run["max"] = {"compteurs": {"GFLOP/s": high}}
+        return run
+
+    def _data(self):
+        return {"date": "2000-01-02T00:00:00+00:00", "gpu": "GPU de test", "pilote": "0",
+                "cuda": "0", "benchmarks": {"gemm-echelle": {
+                    "contexte": {"cublas_version": "13.0.0",
+                                 "cublas_mode_mathematique": "CUBLAS_DEFAULT_MATH (fp32 strict)"},
+                    "medianes": [
+                        self._run("sgemm_beyond_boehm", 4096, 900.0, 880.0, 910.0),
+                        self._run("cublas", 4096, 1000.0, 990.0, 1010.0),
+                        self._run("sgemm_beyond_boehm", 8192, 1.0),
+                        self._run("sgemm_beyond_boehm", "1024x8192x1024", 450.0),
+                        self._run("cublas", "1024x8192x1024", 500.0)],
+                    "ignores": [{"run_name": "BM_Gemm/sgemm_beyond_boehm/4000x4000x4000/manual_time",
+                                 "message": "en désaccord"}]}}}
+
+    def test_without_results_says_not_measured(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rendered = mesures.render_summary("<!-- noyaux:resume-simt-gemm sgemm_beyond_boehm -->",
+                                              Path(folder))
+        self.assertIn("Non mesuré", rendered)
+
+    def test_shapes_with_spread_ratio_and_cublas_context(self):
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "a.json").write_text(json.dumps(self._data()), encoding="utf-8")
+            rendered = mesures.render_summary("<!-- noyaux:resume-simt-gemm sgemm_beyond_boehm -->",
+                                              Path(folder))
+        self.assertIn("cuBLAS 13.0.0, mode `CUBLAS_DEFAULT_MATH`", rendered)
+        self.assertIn("| 4\u202f096×4\u202f096×4\u202f096 | 900,0 (880,0 – 910,0) "
+                      "| 1\u202f000,0 (990,0 – 1\u202f010,0) | 90,0 % |", rendered)
+        self.assertIn("| 1\u202f024×8\u202f192×1\u202f024 | 450,0 | 500,0 | 90,0 % |", rendered)
+        self.assertIn("| 4\u202f000×4\u202f000×4\u202f000 | non mesuré : `en désaccord` | — | — |", rendered)
+        self.assertNotIn("8\u202f192×8\u202f192", rendered)  # les carrés restent dans la courbe
+
+
 class RenderSweep(unittest.TestCase):
     """Balayage de l'étape 8, sur des données de test inventées."""
 
@@ -252,6 +321,19 @@ class RenderSweep(unittest.TestCase):
         second = rendered.index("64x64x16_4x4")
         self.assertLess(first, second)
         self.assertIn("| 150,0 | 300,0 | 75,0\u202f% |", rendered.replace(" %", "\u202f%"))
+
+    def test_names_another_sweep(self):
+        data = {"date": "2000-01-02T00:00:00+00:00", "gpu": "GPU de test", "pilote": "0",
+                "cuda": "0", "benchmarks": {"gemm-11-au-dela-de-boehm": {"medianes": [
+                    {"run_name": "BM_Gemm/sgemm_beyond_boehm_64x128x32_s3_b3/4096/manual_time",
+                     "real_time": 1.0, "time_unit": "ms", "compteurs": {"GFLOP/s": 9.0}}]}}}
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "a.json").write_text(json.dumps(data), encoding="utf-8")
+            rendered = mesures.render_sweep(
+                "<!-- noyaux:balayage-gemm gemm-11-au-dela-de-boehm -->", Path(folder))
+            missing = mesures.render_sweep("<!-- noyaux:balayage-gemm gemm-absent -->", Path(folder))
+        self.assertIn("sgemm_beyond_boehm_64x128x32_s3_b3", rendered)
+        self.assertIn("Non mesuré", missing)
 
 
 if __name__ == "__main__":

@@ -135,6 +135,19 @@ class Rendering(unittest.TestCase):
         self.assertIn("5 passes pour 2 FFMA, soit 2,50 passe par FFMA", text)
         self.assertIn("elle borne le débit à 10\u202f% du maximum", text)
 
+    def test_dynamic_shared_memory_from_the_marker(self):
+        # Étape 11 : 72 Kio dynamiques + 1 Kio réservé = 74 752 o → 233 472 // 74 752 = 3 blocs,
+        # autant que les registres (167 → 5 376 par warp, 12 warps) : deux facteurs limitants.
+        loop = ["FFMA R1, R4, R3, R1", "@P1 BRA 0x0000"]
+        text = occupation.describe(self.kernel(167, 0, loop), 128, "sm_90a", dynamic=73728)
+        self.assertIn("73\u202f728 o de mémoire partagée dynamique", text)
+        self.assertIn("73\u202f728 o déclarés + 1\u202f024 o réservés → 74\u202f752 o", text)
+        self.assertIn("facteur limitant : registres et mémoire partagée.", text)
+        match = occupation.MARKER.search(
+            "<!-- noyaux:occupation examples/gemm/11-au-dela-de-boehm sgemm_beyond_boehm sm_90a "
+            "dynamique=73728 -->")
+        self.assertEqual(match.group(4), "73728")
+
     def test_unknown_architecture_is_refused(self):
         with self.assertRaisesRegex(occupation.OccupationError, "sans modèle"):
             occupation.describe(self.kernel(32, 0, ["EXIT"]), 128, "sm_80")

@@ -196,6 +196,7 @@ def on_page_markdown(markdown, page, config, files):
     if _state.get("ladder_plot"):
         plot_url = posixpath.relpath(mesures.LADDER_PLOT, posixpath.dirname(page.file.src_uri) or ".")
     markdown = mesures.render_sweep(mesures.render_gemm(markdown, RESULTS, plot_url), RESULTS)
+    markdown = mesures.render_summary(markdown, RESULTS)
     try:
         markdown = sass.render(markdown, _built_program, _state["cuda_tools"])
         return occupation.render(markdown, _built_program, _state["cuda_tools"])

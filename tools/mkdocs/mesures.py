@@ -167,11 +167,18 @@ def _duration(run: dict) -> str:
 
 
 def _gemm_context(data: dict, bench_id: str = GEMM_BENCH) -> str:
-    medians = data["benchmarks"][bench_id].get("medianes", [])
+    bench = data["benchmarks"][bench_id]
+    medians = bench.get("medianes", [])
     repetitions = next((run["repetitions"] for run in medians if "repetitions" in run), None)
     median = f"médiane de {repetitions} répétitions" if repetitions else "médiane des répétitions"
+    context = bench.get("contexte", {})
+    cublas = ""
+    if "cublas_version" in context:
+        cublas = f" ; cuBLAS {context['cublas_version']}"
+        if "cublas_mode_mathematique" in context:
+            cublas += f", mode `{context['cublas_mode_mathematique'].split()[0]}`"
     return (f"Mesuré par `ci/gpu-check` le {data['date'][:10]} sur {data['gpu']} "
-            f"(pilote {data['pilote']}, CUDA {data['cuda']}) ; {median}, une GEMM fp32 "
+            f"(pilote {data['pilote']}, CUDA {data['cuda']}{cublas}) ; {median}, une GEMM fp32 "
             "chronométrée par itération, C remis à neuf et cache L2 vidé avant chacune.")
 
 
@@ -285,17 +292,17 @@ def render_gemm(markdown: str, results_dir: Path, plot_url: str | None = None) -
 #
 #     <!-- noyaux:balayage-gemm -->   chaque configuration balayée, à chaque taille
 
-SWEEP_MARKER = re.compile(r"<!--\s*noyaux:balayage-gemm\s*-->")
+SWEEP_MARKER = re.compile(r"<!--\s*noyaux:balayage-gemm(?:\s+(\S+))?\s*-->")
 SWEEP_BENCH = "gemm-08-recherche-parametres"
 
 
-def sweep_table(data: dict) -> str:
+def sweep_table(data: dict, bench_id: str = SWEEP_BENCH) -> str:
     """Une ligne par configuration : GFLOP/s à chaque taille, % de cuBLAS à la plus grande."""
-    medians, skipped = gemm_runs(data, SWEEP_BENCH)
+    medians, skipped = gemm_runs(data, bench_id)
     cublas = medians.pop(CUBLAS, {})
     sizes = sorted({size for runs in medians.values() for size in runs})
     largest = sizes[-1] if sizes else None
-    lines = [_gemm_context(data, SWEEP_BENCH), "",
+    lines = [_gemm_context(data, bench_id), "",
              "| Configuration | " + " | ".join(f"GFLOP/s à {french_number(s, 0)}" for s in sizes)
              + f" | % de cuBLAS à {french_number(largest, 0) if largest else '—'} |",
              "| --- |" + " ---: |" * (len(sizes) + 1)]
@@ -312,10 +319,87 @@ def sweep_table(data: dict) -> str:
 
 
 def render_sweep(markdown: str, results_dir: Path) -> str:
-    data = latest_results(results_dir, SWEEP_BENCH)
-
-    def replace(_: re.Match) -> str:
-        if data and gemm_runs(data, SWEEP_BENCH)[0]:
-            return sweep_table(data)
-        return GEMM_NOT_MEASURED.format(what="de balayage des paramètres")
+    """Balayage de l'étape 8 (par défaut) ou du benchmark nommé : balayage-gemm <benchmark>."""
+    def replace(match: re.Match) -> str:
+        bench_id = match.group(1) or SWEEP_BENCH
+        data = latest_results(results_dir, bench_id)
+        if data and gemm_runs(data, bench_id)[0]:
+            return sweep_table(data, bench_id)
+        return GEMM_NOT_MEASURED.format(what=f"de balayage des paramètres (`{bench_id}`)")
     return SWEEP_MARKER.sub(replace, markdown)
+
+
+# --- Résumé SIMT : un noyau face à cuBLAS, à 4096³ et sur les formes au-delà des carrés ------
+#
+#     <!-- noyaux:resume-simt-gemm sgemm_beyond_boehm -->
+
+SUMMARY_MARKER = re.compile(r"<!--\s*noyaux:resume-simt-gemm\s+(\S+)\s*-->")
+
+
+def _shape_key(run_name: str) -> tuple[str, tuple[int, int, int]] | None:
+    """« BM_Gemm/k/4096/… » → (k, (4096, 4096, 4096)) ; « BM_Gemm/k/1024x8192x1024/… » → (k, (1024, 8192, 1024))."""
+    parts = run_name.split("/")
+    if len(parts) < 3 or parts[0] != "BM_Gemm":
+        return None
+    if parts[2].isdigit():
+        side = int(parts[2])
+        return parts[1], (side, side, side)
+    dims = parts[2].split("x")
+    if len(dims) == 3 and all(d.isdigit() for d in dims):
+        return parts[1], (int(dims[0]), int(dims[1]), int(dims[2]))
+    return None
+
+
+def _spread(run: dict) -> str:
+    """« médiane (min – max) » des GFLOP/s ; la médiane seule si les extrêmes manquent."""
+    text = french_number(gflops(run), 1)
+    low, high = (gflops(run[key]) if key in run else None for key in ("min", "max"))
+    if low is not None and high is not None:
+        text += f" ({french_number(low, 1)} – {french_number(high, 1)})"
+    return text
+
+
+def summary_table(data: dict, kernel: str) -> str:
+    """Le noyau et cuBLAS à 4096³ puis sur chaque forme non carrée mesurée."""
+    bench = data["benchmarks"][GEMM_BENCH]
+    runs: dict[str, dict[tuple[int, int, int], dict]] = {}
+    for run in bench.get("medianes", []):
+        key = _shape_key(run["run_name"])
+        if key and gflops(run) is not None:
+            runs.setdefault(key[0], {})[key[1]] = run
+    skipped = {}
+    for run in bench.get("ignores", []):
+        key = _shape_key(run["run_name"])
+        if key and key[0] == kernel:
+            skipped[key[1]] = run.get("message", "")
+    measured = {shape for by_shape in runs.values() for shape in by_shape} | set(skipped)
+    shapes = [(LADDER_SIZE,) * 3] + sorted(
+        shape for shape in measured
+        if len(set(shape)) > 1 or shape[0] not in (1 << p for p in range(7, 14)))
+    lines = [_gemm_context(data), "",
+             f"| Forme (M×N×K) | `{kernel}`, GFLOP/s médian (min – max) "
+             "| cuBLAS, GFLOP/s médian (min – max) | % de cuBLAS |",
+             "| --- | ---: | ---: | ---: |"]
+    for shape in shapes:
+        ours, theirs = runs.get(kernel, {}).get(shape), runs.get(CUBLAS, {}).get(shape)
+        if ours is None and theirs is None and shape not in skipped:
+            continue
+        label = "×".join(french_number(d, 0) for d in shape)
+        mine = _spread(ours) if ours else (
+            f"non mesuré : {_program_output(skipped[shape])}" if shape in skipped else "—")
+        reference = _spread(theirs) if theirs else "—"
+        ratio = _ratio(gflops(ours), theirs) if ours else "—"
+        lines.append(f"| {label} | {mine} | {reference} | {ratio} |")
+    return "\n".join(lines)
+
+
+def render_summary(markdown: str, results_dir: Path) -> str:
+    data = latest_results(results_dir, GEMM_BENCH)
+
+    def replace(match: re.Match) -> str:
+        kernel = match.group(1)
+        if data and any(_shape_key(run["run_name"]) and _shape_key(run["run_name"])[0] == kernel
+                        for run in data["benchmarks"][GEMM_BENCH].get("medianes", [])):
+            return summary_table(data, kernel)
+        return GEMM_NOT_MEASURED.format(what=f"de mesure du noyau `{kernel}` face à cuBLAS")
+    return SUMMARY_MARKER.sub(replace, markdown)

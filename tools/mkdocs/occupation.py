@@ -16,7 +16,9 @@ Ce que lit le calcul, dans le programme construit (cuobjdump) :
 - les threads par bloc : la borne `__launch_bounds__` du noyau (attribut EIATTR_MAX_THREADS
   de `-elf`), que le lanceur de chaque étape utilise telle quelle ; un noyau sans cette
   borne est refusé, faute de taille de bloc lisible ;
-- la mémoire partagée dynamique est nulle : aucun lanceur de l'échelle n'en demande.
+- la mémoire partagée dynamique, que le programme ne contient pas : nulle, sauf si le marqueur
+  donne celle que demande le lanceur (`dynamique=73728`, en octets ; l'exemple vérifie ce nombre
+  dans ses tests).
 
 Les limites et la règle de calcul sont celles du calculateur d'occupation de NVIDIA
 (`cuda_occupancy.h`, livré avec le toolkit CUDA 13.0 : `cudaOccMaxActiveBlocksPerMultiprocessor`)
@@ -33,7 +35,7 @@ import sass
 from mesures import french_number
 from noyaux_outils.code_machine import CodeMachineError, run_tool
 
-MARKER = re.compile(r"<!--\s*noyaux:occupation\s+(\S+)\s+(\S+)\s+(sm_\w+)\s*-->")
+MARKER = re.compile(r"<!--\s*noyaux:occupation\s+(\S+)\s+(\S+)\s+(sm_\w+)(?:\s+dynamique=(\d+))?\s*-->")
 # Dans « cuobjdump -elf », chaque noyau a sa section .nv.info.<nom décoré> d'attributs.
 INFO_SECTION = re.compile(r"^\.nv\.info\.(\S+)")
 MAX_THREADS = re.compile(r"^\s*Value:\s*(0x[0-9a-f]+)\s+(0x[0-9a-f]+)\s+(0x[0-9a-f]+)")
@@ -276,19 +278,20 @@ def loop_bounds(loop: list[tuple[str, str]]) -> str:
     return "\n".join(lines)
 
 
-def describe(kernel: sass.Kernel, threads: int, arch_name: str) -> str:
+def describe(kernel: sass.Kernel, threads: int, arch_name: str, dynamic: int = 0) -> str:
     arch = ARCHITECTURES.get(arch_name)
     if arch is None:
         raise OccupationError(f"architecture sans modèle d'occupation : {arch_name} "
                               f"(connues : {', '.join(sorted(ARCHITECTURES))})")
     usage = Usage(threads=threads, registers=kernel.registers or 0,
-                  shared_static=declared_shared(kernel.shared or 0, arch))
+                  shared_static=declared_shared(kernel.shared or 0, arch), shared_dynamic=dynamic)
     result = occupancy(usage, arch)
     name = kernel.name.split("(")[0]
     intro = (f"Occupation de `{name}` sur un SM du H200 (capacité 9.0), calculée à la construction "
              f"depuis le programme compilé pour {arch_name} : registres et mémoire partagée lus par "
              "cuobjdump, threads par bloc lus dans la borne `__launch_bounds__`, celle qu'emploie "
-             "le lanceur ; aucune mémoire partagée dynamique.")
+             "le lanceur ; " + (f"{_bytes(dynamic)} de mémoire partagée dynamique, ceux que demande "
+                                "le lanceur." if dynamic else "aucune mémoire partagée dynamique."))
     bounds = ("Bornes prédites par le modèle pour la boucle principale (celle du code machine "
               "ci-dessus) :\n\n" + loop_bounds(sass.main_loop(kernel)))
     return "\n\n".join([intro, table(result), bounds])
@@ -297,7 +300,7 @@ def describe(kernel: sass.Kernel, threads: int, arch_name: str) -> str:
 def render(markdown: str, binary_for, tools: Path) -> str:
     """Remplace chaque marqueur ; @p binary_for(dossier) donne le programme construit."""
     def replace(match: re.Match) -> str:
-        directory, name, arch = match.groups()
+        directory, name, arch, dynamic = match.groups()
         binary = binary_for(directory)
         kernel = sass.find_kernel(tools, binary, name, arch)
         elf = run_tool([str(tools / "cuobjdump"), "-elf", "-arch", arch, str(binary)])
@@ -305,7 +308,7 @@ def render(markdown: str, binary_for, tools: Path) -> str:
         if threads is None:
             raise OccupationError(f"« {name} » n'a pas de borne __launch_bounds__ dans {binary} : "
                                   "la taille de bloc n'est pas lisible dans le programme")
-        return describe(kernel, threads, arch)
+        return describe(kernel, threads, arch, int(dynamic or 0))
     try:
         return MARKER.sub(replace, markdown)
     except (sass.SassError, CodeMachineError) as error:

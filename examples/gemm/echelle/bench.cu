@@ -2,7 +2,9 @@
  * @file
  * @brief Benchmark commun de l'échelle GEMM : chaque étape de ladder.cuh et cuBLAS, sur des
  *        matrices carrées de 128 à 4096 (puissances de deux), plus 8192 si la mémoire libre
- *        du GPU le permet. Benchmarks nommés BM_Gemm/<noyau>/<taille> et BM_Gemm/cublas/<taille>.
+ *        du GPU le permet, puis sur les formes de kShapes. Benchmarks nommés
+ *        BM_Gemm/<noyau>/<taille> (carrés) ou BM_Gemm/<noyau>/<M>x<N>x<K>, et de même pour cuBLAS ;
+ *        le contexte des résultats porte la version de cuBLAS et son mode mathématique.
  *
  * Ce qui est mesuré, et pourquoi (comparaison avec SGEMM_CUDA dans docs/gemm/synthese.md) :
  * - chaque noyau est d'abord comparé à cuBLAS, une fois par taille ; s'il s'en écarte au-delà
@@ -24,14 +26,23 @@ namespace {
 using namespace noyaux::gemm::ladder_bench;
 using noyaux::gemm::GemmKernel;
 
-// Taille par taille (voir workspace_for), chaque étape de l'échelle puis cuBLAS.
+// Taille par taille (voir workspace_for), chaque étape de l'échelle puis cuBLAS ; puis les
+// formes au-delà des carrés, de même.
 const bool registered = [] {
+    record_cublas_context();
     for (const int n : kSizes) {
         noyaux::gemm::Ladder::for_each([n]<GemmKernel Kernel>() {
             register_gemm(Kernel::name, n,
                           [n](benchmark::State& state) { bench_kernel<Kernel>(state, n); });
         });
         register_gemm("cublas", n, [n](benchmark::State& state) { bench_cublas(state, n); });
+    }
+    for (const noyaux::gemm::Shape shape : kShapes) {
+        noyaux::gemm::Ladder::for_each([shape]<GemmKernel Kernel>() {
+            register_gemm(Kernel::name, shape,
+                          [shape](benchmark::State& state) { bench_kernel<Kernel>(state, shape); });
+        });
+        register_gemm("cublas", shape, [shape](benchmark::State& state) { bench_cublas(state, shape); });
     }
     return true;
 }();

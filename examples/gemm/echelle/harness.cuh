@@ -28,7 +28,9 @@
 #include "common/event_timer.cuh"
 
 #include <benchmark/benchmark.h>
+#include <cublas_v2.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -37,6 +39,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace noyaux::gemm::ladder_bench {
 
@@ -47,6 +50,14 @@ using noyaux::gemm::Shape;
 
 /** @brief Côtés mesurés ; 8192 seulement si la mémoire libre suffit. */
 constexpr int kSizes[] = {128, 256, 512, 1024, 2048, 4096, 8192};
+/**
+ * @brief Formes mesurées au-delà des carrés : un côté qui n'est multiple d'aucune tuile
+ *        (4000³), deux formes allongées (C large et K court, puis C étroit et K long), et une
+ *        forme où aucune dimension n'est multiple de 4 (copies de 16 octets impossibles).
+ *        Les noyaux qui exigent des multiples de leur tuile y sont « non mesurés ».
+ */
+constexpr Shape kShapes[] = {{4000, 4000, 4000}, {1024, 8192, 1024}, {8192, 1024, 8192},
+                             {2999, 3001, 1025}};
 /** @brief α et β des programmes d'exemple : avec β ≠ 0, chaque GEMM lit aussi C. */
 constexpr float kAlpha = 1.0f;
 constexpr float kBeta = 0.5f;
@@ -113,13 +124,40 @@ inline std::string gibibytes(std::size_t bytes) {
     return text;
 }
 
+/** @brief Mode mathématique de cuBLAS pendant les mesures : fp32 strict, sans TF32. */
+constexpr cublasMath_t kCublasMathMode = CUBLAS_DEFAULT_MATH;
+
+/**
+ * @brief Inscrit dans le contexte des résultats la version de cuBLAS chargée (lue sans GPU
+ *        par cublasGetProperty), celle de l'en-tête de compilation et le mode mathématique.
+ *        À appeler avant l'exécution des benchmarks (inscription statique).
+ */
+inline void record_cublas_context() {
+    int major = 0, minor = 0, patch = 0;
+    if (cublasGetProperty(MAJOR_VERSION, &major) == CUBLAS_STATUS_SUCCESS &&
+        cublasGetProperty(MINOR_VERSION, &minor) == CUBLAS_STATUS_SUCCESS &&
+        cublasGetProperty(PATCH_LEVEL, &patch) == CUBLAS_STATUS_SUCCESS)
+        benchmark::AddCustomContext("cublas_version", std::to_string(major) + "." +
+                                                          std::to_string(minor) + "." +
+                                                          std::to_string(patch));
+    benchmark::AddCustomContext("cublas_version_compilation",
+                                std::to_string(CUBLAS_VER_MAJOR) + "." + std::to_string(CUBLAS_VER_MINOR) +
+                                    "." + std::to_string(CUBLAS_VER_PATCH));
+    benchmark::AddCustomContext("cublas_mode_mathematique",
+                                "CUBLAS_DEFAULT_MATH (fp32 strict, sans TF32), cublasSgemm");
+}
+
 /** @brief Ce qui sert à toutes les tailles : cuBLAS, tampon de vidage du L2, événements. */
 struct Session {
     noyaux::gemm::CublasHandle cublas;
     DeviceBuffer<unsigned char> l2_flush;
     noyaux::EventTimer timer;
 
-    Session() : l2_flush(2 * std::size_t(noyaux::require_device().l2CacheSize)) {}
+    Session() : l2_flush(2 * std::size_t(noyaux::require_device().l2CacheSize)) {
+        // Le mode que le contexte des résultats annonce (record_cublas_context) : fp32 strict.
+        if (cublasSetMathMode(cublas.get(), kCublasMathMode) != CUBLAS_STATUS_SUCCESS)
+            throw std::runtime_error("cuBLAS : impossible de fixer le mode mathématique");
+    }
 
     /** @brief Écrit deux fois la taille du L2 : toute ligne d'une itération précédente en sort. */
     void flush_l2(cudaStream_t stream = nullptr) {
@@ -227,16 +265,18 @@ private:
     DeviceBuffer<float> a_, b_, c_initial_, c_, c_cublas_, magnitude_;
 };
 
+/** @brief Vrai si les deux formes sont égales. */
+inline bool same_shape(const Shape& x, const Shape& y) { return x.m == y.m && x.n == y.n && x.k == y.k; }
+
 /**
- * @brief Les matrices de la taille @p n, gardées d'un appel à l'autre : Google Benchmark
+ * @brief Les matrices de la forme @p shape, gardées d'un appel à l'autre : Google Benchmark
  *        rappelle la fonction plusieurs fois par répétition, et les benchmarks sont inscrits
- *        taille par taille pour que tous les noyaux d'une taille partagent la préparation.
+ *        forme par forme pour que tous les noyaux d'une forme partagent la préparation.
  * @throws std::runtime_error si la mémoire libre du GPU ne suffit pas.
  */
-inline Workspace& workspace_for(int n) {
+inline Workspace& workspace_for(const Shape& shape) {
     static std::optional<Workspace> current;
-    const Shape shape{n, n, n};
-    if (current && current->shape().m == n) return *current;
+    if (current && same_shape(current->shape(), shape)) return *current;
     current.reset();  // libérer l'ancienne taille avant de mesurer la mémoire libre
     session();        // et réserver d'abord ce qui sert à toutes les tailles
     std::size_t free = 0, total = 0;
@@ -276,13 +316,16 @@ void timed_loop(benchmark::State& state, Workspace& workspace, Launch&& launch) 
     state.counters["GFLOP/s"] =
         benchmark::Counter(flop * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["taille"] = shape.m;
+    state.counters["m"] = shape.m;
+    state.counters["n"] = shape.n;
+    state.counters["k"] = shape.k;
 }
 
-/** @brief Vérifie @p Kernel contre cuBLAS à la taille @p n, une seule fois ; le verdict est gardé. */
+/** @brief Vérifie @p Kernel contre cuBLAS à la forme de @p workspace, une seule fois ; le verdict est gardé. */
 template <GemmKernel Kernel>
-void verify_once(Workspace& workspace, int n) {
-    static std::map<int, std::optional<std::string>> verdicts;
-    auto [verdict, first_time] = verdicts.try_emplace(n);
+void verify_once(Workspace& workspace) {
+    static std::map<std::string, std::optional<std::string>> verdicts;
+    auto [verdict, first_time] = verdicts.try_emplace(noyaux::gemm::to_string(workspace.shape()));
     if (first_time) {
         try {
             workspace.reset_c();
@@ -300,21 +343,27 @@ void verify_once(Workspace& workspace, int n) {
 }
 
 template <GemmKernel Kernel>
-void bench_kernel(benchmark::State& state, int n) {
+void bench_kernel(benchmark::State& state, const Shape& shape) {
     try {
-        noyaux::gemm::check_shape<Kernel>({n, n, n});  // granularité : message du noyau
+        noyaux::gemm::check_shape<Kernel>(shape);  // granularité : message du noyau
         noyaux::require_kernel_image(Kernel::entry(), Kernel::name);
-        Workspace& workspace = workspace_for(n);
-        verify_once<Kernel>(workspace, n);
+        Workspace& workspace = workspace_for(shape);
+        verify_once<Kernel>(workspace);
         timed_loop(state, workspace, [](const GemmArgs& args) { Kernel::launch(args, nullptr); });
     } catch (const std::exception& error) {
         state.SkipWithError(error.what());
     }
 }
 
-inline void bench_cublas(benchmark::State& state, int n) {
+/** @brief Matrices carrées de côté @p n. */
+template <GemmKernel Kernel>
+void bench_kernel(benchmark::State& state, int n) {
+    bench_kernel<Kernel>(state, Shape{n, n, n});
+}
+
+inline void bench_cublas(benchmark::State& state, const Shape& shape) {
     try {
-        Workspace& workspace = workspace_for(n);
+        Workspace& workspace = workspace_for(shape);
         cublasHandle_t handle = session().cublas.get();
         timed_loop(state, workspace,
                    [handle](const GemmArgs& args) { noyaux::gemm::cublas_gemm(handle, args); });
@@ -323,16 +372,39 @@ inline void bench_cublas(benchmark::State& state, int n) {
     }
 }
 
-/** @brief Inscrit BM_Gemm/<noyau>/<n> : temps manuel, en millisecondes. */
+/** @brief cuBLAS sur des matrices carrées de côté @p n. */
+inline void bench_cublas(benchmark::State& state, int n) { bench_cublas(state, Shape{n, n, n}); }
+
+/**
+ * @brief Inscrit BM_Gemm/<noyau>/<forme> : temps manuel, en millisecondes. Avec des
+ *        répétitions, les agrégats « min » et « max » s'ajoutent à ceux de Google Benchmark
+ *        (moyenne, médiane, écart type) : ci/gpu-check garde le minimum, la médiane et le maximum.
+ */
 template <typename Function>
-void register_gemm(const char* kernel, int n, Function function) {
+void register_gemm_named(const std::string& kernel, const std::string& shape, Function function) {
     // append plutôt que « "/" + … » : GCC 12 y voit à tort un débordement (-Wrestrict).
     std::string name = "BM_Gemm/";
-    name.append(kernel).append("/").append(std::to_string(n));
+    name.append(kernel).append("/").append(shape);
     benchmark::RegisterBenchmark(name.c_str(), function)
         ->UseManualTime()
         ->MinTime(kMinTimeSeconds)
-        ->Unit(benchmark::kMillisecond);
+        ->Unit(benchmark::kMillisecond)
+        ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+        ->ComputeStatistics("max", [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); });
+}
+
+/** @brief Inscrit BM_Gemm/<noyau>/<n> : matrices carrées de côté @p n. */
+template <typename Function>
+void register_gemm(const char* kernel, int n, Function function) {
+    register_gemm_named(kernel, std::to_string(n), function);
+}
+
+/** @brief Inscrit BM_Gemm/<noyau>/<M>x<N>x<K> : une forme quelconque. */
+template <typename Function>
+void register_gemm(const char* kernel, const Shape& shape, Function function) {
+    register_gemm_named(kernel, std::to_string(shape.m) + "x" + std::to_string(shape.n) + "x" +
+                                    std::to_string(shape.k),
+                        function);
 }
 
 }  // namespace noyaux::gemm::ladder_bench

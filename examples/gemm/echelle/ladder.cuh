@@ -21,6 +21,7 @@
 #include "gemm/08-recherche-parametres/recherche-parametres.cuh"
 #include "gemm/09-tuilage-warp/tuilage-warp.cuh"
 #include "gemm/10-double-tampon/double-tampon.cuh"
+#include "gemm/11-au-dela-de-boehm/au-dela-de-boehm.cuh"
 
 namespace noyaux::gemm {
 
@@ -46,7 +47,8 @@ using Ladder = KernelList<
     BankConflictFreeKernel,  // 07-conflits-de-banc
     TunedKernel,           // 08-recherche-parametres (configuration retenue)
     WarptilingKernel,      // 09-tuilage-warp
-    DoubleBufferedKernel   // 10-double-tampon
+    DoubleBufferedKernel,  // 10-double-tampon
+    BeyondBoehmKernel      // 11-au-dela-de-boehm (configuration retenue)
     >;
 // --8<-- [end:echelle]
 
