@@ -169,6 +169,35 @@ class DynamicSharedMemory(RewriteTestCase):
     def test_in_comment_left_alone(self):
         self.assertUnchanged("// extern __shared__ float s[];")
 
+    def test_qualifiers_in_any_order(self):
+        expected = "{float* s = ::simt::dynamic_shared_memory<float>();}"
+        for declaration in ("extern float __shared__ s[];", "__shared__ extern float s[];",
+                            "float extern __shared__ s[];", "extern __shared__ float s [];",
+                            "__align__(16) __shared__ extern float s[];",
+                            "extern __align__(8) float __shared__ s[];"):
+            with self.subTest(declaration=declaration):
+                self.assertRewrite("{" + declaration + "}", expected)
+        self.assertRewrite("{extern volatile __shared__ unsigned int s[];}",
+                           "{volatile unsigned int* s = ::simt::dynamic_shared_memory<volatile unsigned int>();}")
+
+    def test_static_or_sized_shared_left_alone(self):
+        self.assertUnchanged("{__shared__ float tile[32];\nstatic __shared__ int n;\nextern int outside[];}")
+
+    def test_namespace_scope_becomes_a_lazy_thread_local(self):
+        lazy = "[[maybe_unused]] static thread_local float* s = ::simt::dynamic_shared_memory<float>();"
+        self.assertRewrite("extern __shared__ float s[];", lazy)
+        self.assertRewrite("#include <x.h>\nnamespace a::b {\nextern __shared__ float s[];\n}",
+                           "#include <x.h>\nnamespace a::b {\n" + lazy + "\n}")
+        self.assertRewrite('namespace {\nextern "C" {\nextern float __shared__ s[];\n}\n}',
+                           'namespace {\nextern "C" {\n' + lazy + "\n}\n}")
+
+    def test_function_or_class_scope_is_a_local_pointer(self):
+        self.assertRewrite("namespace n {\nstruct S {\n  T* get() { extern __shared__ T s[]; return s; }\n};\n}",
+                           "namespace n {\nstruct S {\n  T* get() { T* s = ::simt::dynamic_shared_memory<T>(); "
+                           "return s; }\n};\n}")
+        self.assertRewrite("void k() {\n  if (x) {\n    extern __shared__ int s[];\n  }\n}",
+                           "void k() {\n  if (x) {\n    int* s = ::simt::dynamic_shared_memory<int>();\n  }\n}")
+
 
 class CooperativeLaunches(RewriteTestCase):
     def test_call_is_renamed(self):
@@ -200,6 +229,18 @@ class CooperativeLaunches(RewriteTestCase):
                              "maison::cudaLaunchCooperativeKernel(k);\n"
                              "// cudaLaunchCooperativeKernel(k, g, b, a);\n"
                              'puts("cudaLaunchCooperativeKernel");\n')
+
+    def test_kernel_cast_to_void_pointer_gets_its_type_back(self):
+        self.assertRewrite("cudaLaunchCooperativeKernel((void*)k, g, b, args, smem, flux);",
+                           "::simt::launch_cooperative(SIMT_KERNEL(k), g, b, args, smem, flux);")
+        self.assertRewrite("cudaLaunchCooperativeKernel( (void *) ns::k<float, 4>, g, b, a);",
+                           "::simt::launch_cooperative( SIMT_KERNEL(ns::k<float, 4>), g, b, a);")
+        self.assertRewrite("cudaLaunchCooperativeKernel((const void*)k, g, b, a);",
+                           "::simt::launch_cooperative(SIMT_KERNEL(k), g, b, a);")
+        self.assertRewrite("cudaLaunchCooperativeKernel(reinterpret_cast<void*>(k<T>), g, b, a);",
+                           "::simt::launch_cooperative(SIMT_KERNEL(k<T>), g, b, a);")
+        self.assertRewrite("cudaLaunchCooperativeKernel(\n    (void*)k,\n    g, b, a);",
+                           "::simt::launch_cooperative(\n    SIMT_KERNEL(k),\n    g, b, a);")
 
     def test_alongside_triple_chevron_launch(self):
         self.assertRewrite("k<<<1, 32>>>(p);\ncudaLaunchCooperativeKernel(k, 1, 32, a);",
