@@ -194,14 +194,11 @@ class Toolchain:
                              "« cmake --preset default » à la racine du dépôt, ou donnez "
                              "SIMT_BUILD")
         cache = cache_file.read_text(errors="replace")
-        match = re.search(r"^CUDAToolkit_INCLUDE_DIR(?:S)?:\w+=([^;\n]+)", cache, re.M)
-        if match:
-            cuda_include = Path(match.group(1))
-        else:
-            nvcc = shutil.which("nvcc")
-            if nvcc is None:
-                raise UsageError("toolkit CUDA introuvable (ni dans CMakeCache.txt ni nvcc dans PATH)")
-            cuda_include = Path(nvcc).resolve().parents[1] / "include"
+        match = re.search(r"^CMAKE_CUDA_COMPILER:\w+=(.+)$", cache, re.M)
+        nvcc = match.group(1) if match else shutil.which("nvcc")
+        if nvcc is None:
+            raise UsageError("toolkit CUDA introuvable (ni dans CMakeCache.txt ni nvcc dans PATH)")
+        cuda_include = Path(nvcc).parents[1] / "include"
         return Toolchain(build, cuda_include, cache)
 
     def cache_has(self, line: str) -> bool:
@@ -269,10 +266,12 @@ def mirror_root_of(path: Path) -> Path:
 
 def is_outside_project(path: Path, toolchain: Toolchain) -> bool:
     """En-têtes du système, du toolkit ou de simt : jamais réécrits."""
-    excluded = [toolchain.cuda_include.parent, ROOT / "simt" / "include", Path("/usr/include"),
-                Path("/usr/lib"), Path("/usr/local/include")]
-    resolved = Path(os.path.normpath(path.absolute()))
-    return any(resolved.is_relative_to(root) for root in excluded)
+    excluded = [toolchain.cuda_include.parent, toolchain.cuda_include.resolve().parent,
+                ROOT / "simt" / "include", Path("/usr/include"), Path("/usr/lib"),
+                Path("/usr/local/include")]
+    normalized = Path(os.path.normpath(path.absolute()))
+    return any(candidate.is_relative_to(root) for root in excluded
+               for candidate in (normalized, normalized.resolve()))
 
 
 def local_headers(source: Path, options: Options, toolchain: Toolchain) -> set[Path]:
