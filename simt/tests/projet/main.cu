@@ -1,8 +1,9 @@
 // Lance les noyaux de noyaux.cu (surcharges, arguments par défaut) et le modèle de
-// noyaux.cuh (arguments de modèle déduits), puis vérifie le résultat dans verification.cpp.
+// echelle.cuh (arguments de modèle déduits), puis vérifie le résultat dans verification.cpp.
 #include <cstdio>
 #include <cstdlib>
 
+#include "echelle.cuh"
 #include "noyaux.cuh"
 #include "verification.hpp"
 
