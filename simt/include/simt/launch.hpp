@@ -173,6 +173,8 @@ void launch_with_defaults(const Call& call, void (*kernel)(Params...), const Lau
                           Args&&... args) {
     using Declared = std::tuple<std::decay_t<Params>...>;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
+        static_assert(std::is_invocable_v<const Call&, const std::tuple_element_t<I, Declared>&...>,
+                      "simt : le noyau ne reçoit pas ce nombre d'arguments (il en manque, sans valeur par défaut)");
         if (!null_pointer_arguments<std::tuple_element_t<I, Declared>...>(args...)) return;
         remember(kernel);
         auto copied = std::make_shared<const std::tuple<std::tuple_element_t<I, Declared>...>>(
