@@ -358,7 +358,7 @@ USAGE = {
 def main(tool: str, args: list[str]) -> int:
     name = "simt-run" if tool == "run" else "simt-nvcc"
     if not args or args[0] in ("-h", "--help", "--aide"):
-        print(USAGE[tool])
+        print(USAGE[tool], file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
     try:
         options = parse(args, tool)
