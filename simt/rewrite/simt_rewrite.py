@@ -5,11 +5,13 @@ g++ ne sait pas lire la syntaxe propre à CUDA. Ce script la traduit en appels C
 ordinaires vers simt, au moment de la construction :
 
 - ``noyau<<<grille, bloc, octets, flux>>>(args)``
-  devient ``::simt::launch(noyau, grille, bloc, octets, flux)(args)`` ;
-- ``extern __shared__ T tampon[];``
-  devient ``T* tampon = ::simt::dynamic_shared_memory<T>();`` ;
+  devient ``::simt::launch(SIMT_KERNEL(noyau), grille, bloc, octets, flux)(args)`` ;
+- ``extern __shared__ T tampon[];`` (qualificatifs dans n'importe quel ordre)
+  devient ``T* tampon = ::simt::dynamic_shared_memory<T>();`` dans une fonction, et
+  ``[[maybe_unused]] static thread_local T* tampon = …;`` à la portée d'un espace de noms ;
 - ``cudaLaunchCooperativeKernel(noyau, grille, bloc, args)``
-  devient ``::simt::launch_cooperative(noyau, grille, bloc, args)``, et
+  devient ``::simt::launch_cooperative(noyau, grille, bloc, args)`` (la conversion
+  ``(void*)noyau`` de sa forme usuelle devient ``SIMT_KERNEL(noyau)``, qui rend le type), et
   ``cudaLaunchKernelEx(&config, noyau, args...)`` devient ``::simt::launch_kernel_ex(…)`` ;
 - les fonctionnalités que le processeur n'émule pas (assembleur PTX, Tensor Cores,
   TMA, clusters) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
@@ -344,7 +346,9 @@ def launch_edits(text: str, code: str) -> list[Edit]:
         gap = text[expr_end:open_pos].strip(" \t")  # sauts de ligne ou commentaire éventuels
         config = text[open_pos + 3:close_pos].strip(" \t")
         separator = "" if config.startswith(("\n", "\r")) else " "
-        replacement = f"::simt::launch({expression}{gap},{separator}{config})"
+        # SIMT_KERNEL (launch.hpp) garde le nom tel qu'écrit : surcharges, modèle aux
+        # arguments déduits, arguments par défaut se résolvent à l'appel, comme avec nvcc.
+        replacement = f"::simt::launch(SIMT_KERNEL({expression}){gap},{separator}{config})"
         if expr_start > 0 and text[expr_start - 1] == ":":
             replacement = " " + replacement  # « cas:::simt » se lirait « :: : »
         edits.append(Edit(expr_start, close_pos + 3, replacement))
@@ -359,25 +363,64 @@ def launch_edits(text: str, code: str) -> list[Edit]:
 # des spécificateurs d'alignement. Les __shared__ statiques restent tels quels : le
 # prélude de simt définit __shared__ comme « static thread_local », ce qui suffit
 # puisque chaque thread du système exécute un seul bloc à la fois.
+#
+# Dans une fonction, le pointeur est une variable locale, lue à chaque appel. À la portée
+# d'un espace de noms, une variable globale ordinaire serait initialisée avant main, hors
+# de tout bloc : c'est une variable thread_local, initialisée au premier usage dans chaque
+# thread du système, donc dans un bloc (un thread du système garde le même tampon pour
+# tous les blocs qu'il exécute, et chaque lancement a ses propres threads).
 
 _ALIGNMENT = r"(?:alignas|__align__)\s*\((?:[^()]|\([^()]*\))*\)"
-DYNAMIC_SHARED = re.compile(
-    rf"(?:{_ALIGNMENT}\s*)*\bextern\s+(?:{_ALIGNMENT}\s*)*__shared__\b"
-    r"(?P<type>[^;{}\[\]=]*?)\b(?P<name>[A-Za-z_]\w*)\s*\[\s*\]\s*;")
+SHARED = re.compile(r"\b__shared__\b")
+UNSIZED_ARRAY = re.compile(r"(?P<specifiers>[^;{}\[\]=]*?)\b(?P<name>[A-Za-z_]\w*)\s*\[\s*\]\s*;")
+PREPROCESSOR_LINE = re.compile(r"^[ \t]*#[^\n]*$", re.M)
+NAMESPACE_HEAD = re.compile(r"(?:\bnamespace\b[\w\s:]*|\bextern\s*)$")
+
+
+def _statement_start(code: str, pos: int) -> int:
+    """Début de la déclaration qui contient pos : après le dernier ';', '{', '}' ou directive."""
+    start = max(code.rfind(";", 0, pos), code.rfind("{", 0, pos), code.rfind("}", 0, pos)) + 1
+    for directive in PREPROCESSOR_LINE.finditer(code, start, pos):
+        start = directive.end()
+    return start
+
+
+def at_namespace_scope(code: str, pos: int) -> bool:
+    """Vrai si pos n'est dans aucune accolade autre que celles d'un espace de noms ou d'un
+    bloc extern "C" (les chaînes sont effacées dans code : extern "C" { y devient extern {)."""
+    namespaces = []
+    for i, ch in enumerate(code[:pos]):
+        if ch == "{":
+            head = code[_statement_start(code, i):i]
+            namespaces.append(NAMESPACE_HEAD.search(head.rstrip()) is not None)
+        elif ch == "}" and namespaces:
+            namespaces.pop()
+    return all(namespaces)
 
 
 def dynamic_shared_edits(code: str) -> list[Edit]:
-    """Réécritures des déclarations extern __shared__ (sur une ligne, sauts de ligne gardés)."""
+    """Réécritures des déclarations extern __shared__ T nom[]; (sauts de ligne gardés)."""
     edits = []
-    for match in DYNAMIC_SHARED.finditer(code):
-        element_type = " ".join(re.sub(_ALIGNMENT, " ", match["type"]).split())
+    for shared in SHARED.finditer(code):
+        start = _statement_start(code, shared.start())
+        if edits and start < edits[-1].end:
+            continue
+        declaration = UNSIZED_ARRAY.match(code, start)
+        if declaration is None or declaration.start("name") < shared.end():
+            continue
+        words = re.sub(_ALIGNMENT, " ", declaration["specifiers"]).split()
+        if "extern" not in words:
+            continue
+        element_type = " ".join(word for word in words if word not in ("extern", "__shared__"))
         if not element_type:
             continue
-        name = match["name"]
-        newlines = "".join(re.findall(r"\r?\n", match.group()))
-        edits.append(Edit(match.start(), match.end(),
-                          f"{element_type}* {name} = ::simt::dynamic_shared_memory<{element_type}>();"
-                          + newlines))
+        name = declaration["name"]
+        first = start + len(declaration.group()) - len(declaration.group().lstrip())
+        newlines = "".join(re.findall(r"\r?\n", code[first:declaration.end()]))
+        pointer = f"{element_type}* {name} = ::simt::dynamic_shared_memory<{element_type}>();"
+        if at_namespace_scope(code, start):
+            pointer = "[[maybe_unused]] static thread_local " + pointer
+        edits.append(Edit(first, declaration.end(), pointer + newlines))
     return edits
 
 
@@ -397,7 +440,50 @@ COOPERATIVE_LAUNCH = re.compile(
     r"(?:(?<![\w:])::[ \t]*)?\b(" + "|".join(API_LAUNCHES) + r")\b")
 
 
-def cooperative_launch_edits(code: str) -> list[Edit]:
+VOID_POINTER_CAST = re.compile(
+    r"\(\s*(?:const\s+)?void\s*\*\s*\)\s*|reinterpret_cast\s*<\s*(?:const\s+)?void\s*\*\s*>\s*(?=\()")
+
+
+def _end_of_argument(code: str, pos: int) -> int:
+    """Fin de l'argument qui commence en pos : la virgule ou la parenthèse fermante de même
+    niveau (les chevrons comptent : un nom de noyau peut porter k<float, 4>)."""
+    depth = 0
+    for i in range(pos, len(code)):
+        if code[i] in "([{<":
+            depth += 1
+        elif code[i] in ")]}>":
+            if depth == 0:
+                return i
+            depth -= 1
+        elif code[i] in ",;" and depth == 0:
+            return i
+    return len(code)
+
+
+def _void_cast_kernel(text: str, code: str, open_paren: int) -> Edit | None:
+    """cudaLaunchCooperativeKernel((void*)k, …) : le premier argument, converti en void*,
+    devient SIMT_KERNEL(k), qui garde le type du noyau (voir launch.hpp)."""
+    argument = open_paren + 1
+    while argument < len(code) and code[argument].isspace():
+        argument += 1
+    cast = VOID_POINTER_CAST.match(code, argument)
+    if cast is None:
+        return None
+    if cast.group().startswith("reinterpret_cast"):
+        inner = cast.end() + 1
+        end = _end_of_argument(code, inner)
+        kernel = text[inner:end].strip()
+        end += 1  # la parenthèse fermante de reinterpret_cast<void*>(…)
+    else:
+        end = _end_of_argument(code, cast.end())
+        kernel = text[cast.end():end].rstrip()
+        end = cast.end() + len(kernel)
+    if not kernel or "\n" in text[argument:end]:
+        return None
+    return Edit(argument, end, f"SIMT_KERNEL({kernel})")
+
+
+def cooperative_launch_edits(text: str, code: str) -> list[Edit]:
     """Renommages des lancements par l'API, hors commentaires et chaînes."""
     edits = []
     for match in COOPERATIVE_LAUNCH.finditer(code):
@@ -410,6 +496,13 @@ def cooperative_launch_edits(code: str) -> list[Edit]:
         if match.start() > 0 and code[match.start() - 1] == ":":
             replacement = " " + replacement  # « cas:::simt » se lirait « :: : »
         edits.append(Edit(match.start(), match.end(), replacement))
+        paren = match.end()
+        while paren < len(code) and code[paren].isspace():
+            paren += 1
+        if match.group(1) == "cudaLaunchCooperativeKernel" and code[paren:paren + 1] == "(":
+            kernel = _void_cast_kernel(text, code, paren)
+            if kernel is not None:
+                edits.append(kernel)
     return edits
 
 
@@ -527,7 +620,7 @@ def rewrite_source(text: str, path: str) -> tuple[str, list[str]]:
             diagnostics.append(diagnostic)
     try:
         edits = sorted(launch_edits(text, code) + dynamic_shared_edits(code)
-                       + cooperative_launch_edits(code))
+                       + cooperative_launch_edits(text, code))
     except RewriteError as error:
         diagnostics.append(f"{path}:{line_of(text, error.pos)}: simt : {error}")
         edits = []

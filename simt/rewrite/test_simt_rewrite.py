@@ -45,69 +45,69 @@ class RewriteTestCase(unittest.TestCase):
 
 class Launches(RewriteTestCase):
     def test_simple_launch(self):
-        self.assertRewrite("k<<<1, 32>>>(p);", "::simt::launch(k, 1, 32)(p);")
+        self.assertRewrite("k<<<1, 32>>>(p);", "::simt::launch(SIMT_KERNEL(k), 1, 32)(p);")
 
     def test_two_to_four_parameters(self):
-        self.assertRewrite("k<<<g, b>>>(x);", "::simt::launch(k, g, b)(x);")
-        self.assertRewrite("k<<<g, b, octets>>>(x);", "::simt::launch(k, g, b, octets)(x);")
+        self.assertRewrite("k<<<g, b>>>(x);", "::simt::launch(SIMT_KERNEL(k), g, b)(x);")
+        self.assertRewrite("k<<<g, b, octets>>>(x);", "::simt::launch(SIMT_KERNEL(k), g, b, octets)(x);")
         self.assertRewrite("saxpy<<<blocks, 256, 0, stream>>>(n, a, x, y);",
-                           "::simt::launch(saxpy, blocks, 256, 0, stream)(n, a, x, y);")
+                           "::simt::launch(SIMT_KERNEL(saxpy), blocks, 256, 0, stream)(n, a, x, y);")
 
     def test_spaces_around_configuration(self):
-        self.assertRewrite("k <<< g, b >>> (p);", "::simt::launch(k, g, b) (p);")
+        self.assertRewrite("k <<< g, b >>> (p);", "::simt::launch(SIMT_KERNEL(k), g, b) (p);")
 
     def test_configuration_with_parentheses_and_templates(self):
         self.assertRewrite("k<<<dim3(a, b), std::min<int>(a, b), sizeof(Pair<int, Vec<2>>)>>>(p);",
-                           "::simt::launch(k, dim3(a, b), std::min<int>(a, b), "
+                           "::simt::launch(SIMT_KERNEL(k), dim3(a, b), std::min<int>(a, b), "
                            "sizeof(Pair<int, Vec<2>>))(p);")
 
     def test_configuration_ending_with_template_closing(self):
-        self.assertRewrite("k<<<g, N<4>>>>(p);", "::simt::launch(k, g, N<4>)(p);")
+        self.assertRewrite("k<<<g, N<4>>>>(p);", "::simt::launch(SIMT_KERNEL(k), g, N<4>)(p);")
 
     def test_multiline_configuration_keeps_newlines(self):
         self.assertRewrite("k<<<\n    grille,\n    bloc>>>(\n    p);",
-                           "::simt::launch(k,\n    grille,\n    bloc)(\n    p);")
-        self.assertRewrite("k\n<<<g, b>>>(p);", "::simt::launch(k\n, g, b)(p);")
+                           "::simt::launch(SIMT_KERNEL(k),\n    grille,\n    bloc)(\n    p);")
+        self.assertRewrite("k\n<<<g, b>>>(p);", "::simt::launch(SIMT_KERNEL(k)\n, g, b)(p);")
 
     def test_template_kernels(self):
-        self.assertRewrite("k<float><<<g, b>>>(p)", "::simt::launch(k<float>, g, b)(p)")
-        self.assertRewrite("k<float, 4><<<g, b>>>(p);", "::simt::launch(k<float, 4>, g, b)(p);")
+        self.assertRewrite("k<float><<<g, b>>>(p)", "::simt::launch(SIMT_KERNEL(k<float>), g, b)(p)")
+        self.assertRewrite("k<float, 4><<<g, b>>>(p);", "::simt::launch(SIMT_KERNEL(k<float, 4>), g, b)(p);")
         # Le >> de Tile<2>> ferme deux niveaux de chevrons.
         self.assertRewrite("ns::k<T, Tile<2>><<<g, b>>>(p);",
-                           "::simt::launch(ns::k<T, Tile<2>>, g, b)(p);")
+                           "::simt::launch(SIMT_KERNEL(ns::k<T, Tile<2>>), g, b)(p);")
         self.assertRewrite("k<(N > 2), Tile<Pair<int, 2>>><<<g, b>>>(p);",
-                           "::simt::launch(k<(N > 2), Tile<Pair<int, 2>>>, g, b)(p);")
+                           "::simt::launch(SIMT_KERNEL(k<(N > 2), Tile<Pair<int, 2>>>), g, b)(p);")
 
     def test_qualified_names(self):
         self.assertRewrite("noyaux::ressources::k<<<g, b>>>(p);",
-                           "::simt::launch(noyaux::ressources::k, g, b)(p);")
-        self.assertRewrite("::k<<<g, b>>>(p);", "::simt::launch(::k, g, b)(p);")
-        self.assertRewrite("return ::k<<<g, b>>>(p);", "return ::simt::launch(::k, g, b)(p);")
-        self.assertRewrite("Outer<int>::k<<<g, b>>>(p);", "::simt::launch(Outer<int>::k, g, b)(p);")
+                           "::simt::launch(SIMT_KERNEL(noyaux::ressources::k), g, b)(p);")
+        self.assertRewrite("::k<<<g, b>>>(p);", "::simt::launch(SIMT_KERNEL(::k), g, b)(p);")
+        self.assertRewrite("return ::k<<<g, b>>>(p);", "return ::simt::launch(SIMT_KERNEL(::k), g, b)(p);")
+        self.assertRewrite("Outer<int>::k<<<g, b>>>(p);", "::simt::launch(SIMT_KERNEL(Outer<int>::k), g, b)(p);")
 
     def test_member_access_and_pointers(self):
-        self.assertRewrite("obj.k<<<g, b>>>(p);", "::simt::launch(obj.k, g, b)(p);")
-        self.assertRewrite("ptr->k<<<g, b>>>(p);", "::simt::launch(ptr->k, g, b)(p);")
-        self.assertRewrite("(ptr)<<<g, b>>>(p);", "::simt::launch((ptr), g, b)(p);")
-        self.assertRewrite("(*fp)<<<g, b>>>(p);", "::simt::launch((*fp), g, b)(p);")
-        self.assertRewrite("table[i]<<<g, b>>>(p);", "::simt::launch(table[i], g, b)(p);")
+        self.assertRewrite("obj.k<<<g, b>>>(p);", "::simt::launch(SIMT_KERNEL(obj.k), g, b)(p);")
+        self.assertRewrite("ptr->k<<<g, b>>>(p);", "::simt::launch(SIMT_KERNEL(ptr->k), g, b)(p);")
+        self.assertRewrite("(ptr)<<<g, b>>>(p);", "::simt::launch(SIMT_KERNEL((ptr)), g, b)(p);")
+        self.assertRewrite("(*fp)<<<g, b>>>(p);", "::simt::launch(SIMT_KERNEL((*fp)), g, b)(p);")
+        self.assertRewrite("table[i]<<<g, b>>>(p);", "::simt::launch(SIMT_KERNEL(table[i]), g, b)(p);")
 
     def test_statement_context(self):
-        self.assertRewrite("if (ok) k<<<g, b>>>(p);", "if (ok) ::simt::launch(k, g, b)(p);")
-        self.assertRewrite("{k<<<g, b>>>(p);}", "{::simt::launch(k, g, b)(p);}")
+        self.assertRewrite("if (ok) k<<<g, b>>>(p);", "if (ok) ::simt::launch(SIMT_KERNEL(k), g, b)(p);")
+        self.assertRewrite("{k<<<g, b>>>(p);}", "{::simt::launch(SIMT_KERNEL(k), g, b)(p);}")
         # « case 1:::simt » se lirait « :: : » : une espace est insérée.
-        self.assertRewrite("case 1:k<<<g, b>>>(p);", "case 1: ::simt::launch(k, g, b)(p);")
+        self.assertRewrite("case 1:k<<<g, b>>>(p);", "case 1: ::simt::launch(SIMT_KERNEL(k), g, b)(p);")
 
     def test_launch_inside_lambda(self):
         self.assertRewrite("auto f = [&](int n) { k<<<n, 32>>>(p); };",
-                           "auto f = [&](int n) { ::simt::launch(k, n, 32)(p); };")
+                           "auto f = [&](int n) { ::simt::launch(SIMT_KERNEL(k), n, 32)(p); };")
 
     def test_several_launches(self):
         self.assertRewrite("a<<<1, 1>>>(x);\nb<<<2, 2>>>(y);",
-                           "::simt::launch(a, 1, 1)(x);\n::simt::launch(b, 2, 2)(y);")
+                           "::simt::launch(SIMT_KERNEL(a), 1, 1)(x);\n::simt::launch(SIMT_KERNEL(b), 2, 2)(y);")
 
     def test_comment_inside_configuration_is_kept(self):
-        self.assertRewrite("k<<<g /* blocs */, b>>>(p);", "::simt::launch(k, g /* blocs */, b)(p);")
+        self.assertRewrite("k<<<g /* blocs */, b>>>(p);", "::simt::launch(SIMT_KERNEL(k), g /* blocs */, b)(p);")
 
     def test_unrecognised_launch_is_reported(self):
         _, diagnostics = rewrite_source("int x;\n<<<g, b>>>(p);", "k.cu")
@@ -135,9 +135,9 @@ class LeftAlone(RewriteTestCase):
     def test_literals_do_not_confuse_the_scanner(self):
         # Séparateurs de chiffres et apostrophes échappées ne doivent pas ouvrir de littéral.
         self.assertRewrite("int n = 1'000'000; char q = '\\''; k<<<n, 1>>>(q);",
-                           "int n = 1'000'000; char q = '\\''; ::simt::launch(k, n, 1)(q);")
+                           "int n = 1'000'000; char q = '\\''; ::simt::launch(SIMT_KERNEL(k), n, 1)(q);")
         self.assertRewrite('auto s = u8"\\"<<<"; k<<<1, 1>>>();',
-                           'auto s = u8"\\"<<<"; ::simt::launch(k, 1, 1)();')
+                           'auto s = u8"\\"<<<"; ::simt::launch(SIMT_KERNEL(k), 1, 1)();')
 
     def test_static_shared_memory(self):
         self.assertUnchanged("__shared__ float tile[32][33];\n__shared__ int count;")
@@ -145,16 +145,16 @@ class LeftAlone(RewriteTestCase):
 
 class DynamicSharedMemory(RewriteTestCase):
     def test_plain(self):
-        self.assertRewrite("extern __shared__ float s[];",
-                           "float* s = ::simt::dynamic_shared_memory<float>();")
+        self.assertRewrite("{extern __shared__ float s[];}",
+                           "{float* s = ::simt::dynamic_shared_memory<float>();}")
 
     def test_alignment_specifiers_are_dropped(self):
-        self.assertRewrite("extern __shared__ alignas(16) unsigned char buffer[];",
-                           "unsigned char* buffer = ::simt::dynamic_shared_memory<unsigned char>();")
-        self.assertRewrite("extern __shared__ __align__(sizeof(double)) float4 v [ ] ;",
-                           "float4* v = ::simt::dynamic_shared_memory<float4>();")
-        self.assertRewrite("alignas(alignof(float4)) extern __shared__ float s[];",
-                           "float* s = ::simt::dynamic_shared_memory<float>();")
+        self.assertRewrite("{extern __shared__ alignas(16) unsigned char buffer[];}",
+                           "{unsigned char* buffer = ::simt::dynamic_shared_memory<unsigned char>();}")
+        self.assertRewrite("{extern __shared__ __align__(sizeof(double)) float4 v [ ] ;}",
+                           "{float4* v = ::simt::dynamic_shared_memory<float4>();}")
+        self.assertRewrite("{alignas(alignof(float4)) extern __shared__ float s[];}",
+                           "{float* s = ::simt::dynamic_shared_memory<float>();}")
 
     def test_template_parameter(self):
         self.assertRewrite("template <typename T>\n__global__ void k() {\n"
@@ -163,11 +163,40 @@ class DynamicSharedMemory(RewriteTestCase):
                            "    T* smem = ::simt::dynamic_shared_memory<T>();\n}")
 
     def test_declaration_over_several_lines_keeps_line_count(self):
-        self.assertRewrite("extern __shared__\n    float s[];\nint x;",
-                           "float* s = ::simt::dynamic_shared_memory<float>();\n\nint x;")
+        self.assertRewrite("{extern __shared__\n    float s[];\nint x;}",
+                           "{float* s = ::simt::dynamic_shared_memory<float>();\n\nint x;}")
 
     def test_in_comment_left_alone(self):
         self.assertUnchanged("// extern __shared__ float s[];")
+
+    def test_qualifiers_in_any_order(self):
+        expected = "{float* s = ::simt::dynamic_shared_memory<float>();}"
+        for declaration in ("extern float __shared__ s[];", "__shared__ extern float s[];",
+                            "float extern __shared__ s[];", "extern __shared__ float s [];",
+                            "__align__(16) __shared__ extern float s[];",
+                            "extern __align__(8) float __shared__ s[];"):
+            with self.subTest(declaration=declaration):
+                self.assertRewrite("{" + declaration + "}", expected)
+        self.assertRewrite("{extern volatile __shared__ unsigned int s[];}",
+                           "{volatile unsigned int* s = ::simt::dynamic_shared_memory<volatile unsigned int>();}")
+
+    def test_static_or_sized_shared_left_alone(self):
+        self.assertUnchanged("{__shared__ float tile[32];\nstatic __shared__ int n;\nextern int outside[];}")
+
+    def test_namespace_scope_becomes_a_lazy_thread_local(self):
+        lazy = "[[maybe_unused]] static thread_local float* s = ::simt::dynamic_shared_memory<float>();"
+        self.assertRewrite("extern __shared__ float s[];", lazy)
+        self.assertRewrite("#include <x.h>\nnamespace a::b {\nextern __shared__ float s[];\n}",
+                           "#include <x.h>\nnamespace a::b {\n" + lazy + "\n}")
+        self.assertRewrite('namespace {\nextern "C" {\nextern float __shared__ s[];\n}\n}',
+                           'namespace {\nextern "C" {\n' + lazy + "\n}\n}")
+
+    def test_function_or_class_scope_is_a_local_pointer(self):
+        self.assertRewrite("namespace n {\nstruct S {\n  T* get() { extern __shared__ T s[]; return s; }\n};\n}",
+                           "namespace n {\nstruct S {\n  T* get() { T* s = ::simt::dynamic_shared_memory<T>(); "
+                           "return s; }\n};\n}")
+        self.assertRewrite("void k() {\n  if (x) {\n    extern __shared__ int s[];\n  }\n}",
+                           "void k() {\n  if (x) {\n    int* s = ::simt::dynamic_shared_memory<int>();\n  }\n}")
 
 
 class CooperativeLaunches(RewriteTestCase):
@@ -201,9 +230,21 @@ class CooperativeLaunches(RewriteTestCase):
                              "// cudaLaunchCooperativeKernel(k, g, b, a);\n"
                              'puts("cudaLaunchCooperativeKernel");\n')
 
+    def test_kernel_cast_to_void_pointer_gets_its_type_back(self):
+        self.assertRewrite("cudaLaunchCooperativeKernel((void*)k, g, b, args, smem, flux);",
+                           "::simt::launch_cooperative(SIMT_KERNEL(k), g, b, args, smem, flux);")
+        self.assertRewrite("cudaLaunchCooperativeKernel( (void *) ns::k<float, 4>, g, b, a);",
+                           "::simt::launch_cooperative( SIMT_KERNEL(ns::k<float, 4>), g, b, a);")
+        self.assertRewrite("cudaLaunchCooperativeKernel((const void*)k, g, b, a);",
+                           "::simt::launch_cooperative(SIMT_KERNEL(k), g, b, a);")
+        self.assertRewrite("cudaLaunchCooperativeKernel(reinterpret_cast<void*>(k<T>), g, b, a);",
+                           "::simt::launch_cooperative(SIMT_KERNEL(k<T>), g, b, a);")
+        self.assertRewrite("cudaLaunchCooperativeKernel(\n    (void*)k,\n    g, b, a);",
+                           "::simt::launch_cooperative(\n    SIMT_KERNEL(k),\n    g, b, a);")
+
     def test_alongside_triple_chevron_launch(self):
         self.assertRewrite("k<<<1, 32>>>(p);\ncudaLaunchCooperativeKernel(k, 1, 32, a);",
-                           "::simt::launch(k, 1, 32)(p);\n::simt::launch_cooperative(k, 1, 32, a);")
+                           "::simt::launch(SIMT_KERNEL(k), 1, 32)(p);\n::simt::launch_cooperative(k, 1, 32, a);")
 
 
 class LineDirective(unittest.TestCase):
@@ -220,7 +261,7 @@ class LineDirective(unittest.TestCase):
     def test_crlf_is_preserved(self):
         output, _ = rewrite_source("k<<<1, 1>>>();\r\nint x;\r\n", "k.cu")
         self.assertTrue(output.startswith('#line 1 "'))
-        self.assertTrue(output.endswith('"\r\n::simt::launch(k, 1, 1)();\r\nint x;\r\n'))
+        self.assertTrue(output.endswith('"\r\n::simt::launch(SIMT_KERNEL(k), 1, 1)();\r\nint x;\r\n'))
 
 
 class UnsupportedFeatures(unittest.TestCase):
@@ -292,7 +333,7 @@ class CommandLine(unittest.TestCase):
             result = run_cli(source, output)
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertEqual(output.read_text(encoding="utf-8"),
-                             f'#line 1 "{source}"\n::simt::launch(k, 1, 1)();\n')
+                             f'#line 1 "{source}"\n::simt::launch(SIMT_KERNEL(k), 1, 1)();\n')
 
     def test_refuses_to_overwrite_input(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -316,7 +357,7 @@ class CommandLine(unittest.TestCase):
             mirrored = sorted(str(p.relative_to(destination_dir)) for p in destination_dir.rglob("*")
                               if p.is_file())
             self.assertEqual(mirrored, ["a.cu", "d.hpp", "e.cpp", "inc/b.cuh", "inc/c.h"])
-            self.assertIn("::simt::launch(k, 1, 1)();", (destination_dir / "a.cu").read_text())
+            self.assertIn("::simt::launch(SIMT_KERNEL(k), 1, 1)();", (destination_dir / "a.cu").read_text())
             self.assertIn("int* s = ::simt::dynamic_shared_memory<int>();",
                           (destination_dir / "inc/b.cuh").read_text())
 
@@ -378,7 +419,7 @@ class RepositoryExamples(unittest.TestCase):
             self.skipTest("exemple absent")
         text = path.read_text(encoding="utf-8")
         output = rewrite(text, str(path))
-        self.assertIn("    ::simt::launch(saxpy_grid_stride, config.blocks, config.threads_per_block, "
+        self.assertIn("    ::simt::launch(SIMT_KERNEL(saxpy_grid_stride), config.blocks, config.threads_per_block, "
                       "0, stream)(n, a, x, y);\n", output)
         changed = [(old, new) for old, new in zip(text.splitlines(), output.splitlines()) if old != new]
         self.assertEqual(len(changed), 1)

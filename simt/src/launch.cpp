@@ -150,7 +150,10 @@ BodyFactory kernel_body_factory(const void* kernel) {
     return it == kernel_types.end() ? nullptr : it->second;
 }
 
-void* dynamic_shared_memory() { return current_block->dynamic_shared; }
+// Nul hors d'un bloc : une variable `extern __shared__` à la portée d'un espace de noms
+// devient un pointeur thread_local, qu'un accès de l'hôte (ou l'initialisation groupée des
+// variables thread_local d'une unité de traduction) peut initialiser hors de tout bloc.
+void* dynamic_shared_memory() { return current_block != nullptr ? current_block->dynamic_shared : nullptr; }
 
 cudaError_t refuse_launch(const char* reason, cudaError_t error) {
     report(std::string("simt : lancement refusé : ") + reason);
