@@ -14,7 +14,21 @@ __global__ void square_in_place(float* values, int n) {
     if (i < n) values[i] *= values[i];
 }
 
+__managed__ int managed_counter = 5;
+
+__global__ void count_threads() { atomicAdd(&managed_counter, 1); }
+
 }  // namespace
+
+TEST(HostMemory, ManagedVariableIsSharedByHostAndKernels) {
+    count_threads<<<3, 32>>>();
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(managed_counter, 5 + 96);  // lue directement par l'hôte
+    managed_counter = 0;                 // écrite directement par l'hôte
+    count_threads<<<1, 8>>>();
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(managed_counter, 8);
+}
 
 TEST(HostMemory, MappedAllocationIsWrittenByAKernelWithoutCopy) {
     const int n = 100;
