@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <sstream>
 
@@ -52,14 +53,25 @@ std::string thread_name(const Block& block, const ThreadSlot& slot) {
 
 }  // namespace
 
-void fail(Block& block, const ThreadSlot& slot, const std::string& problem) {
+namespace {
+
+/** Arrête le bloc et le lancement ; le premier arrêt du lancement émet @p message. */
+void stop_launch(Block& block, const std::string& message, cudaError_t error) {
     if (!block.aborted && !block.launch->aborted.exchange(true)) {
-        report(std::string("simt : noyau ") + block.launch->kernel_name + ", " +
-               thread_name(block, slot) + " : " + problem);
-        set_sticky_error(cudaErrorLaunchFailure);
+        report(message);
+        set_sticky_error(error);
     }
     block.aborted = true;
     if (block.launch->grid_barrier) block.launch->grid_barrier->wake_all();
+}
+
+}  // namespace
+
+void fail(Block& block, const ThreadSlot& slot, const std::string& problem) {
+    stop_launch(block,
+                std::string("simt : noyau ") + block.launch->kernel_name + ", " + thread_name(block, slot) +
+                    " : " + problem,
+                cudaErrorLaunchFailure);
 }
 
 void fail_current(const std::string& problem) {
@@ -69,6 +81,25 @@ void fail_current(const std::string& problem) {
 
 void trap(const char* reason, const std::source_location& where) {
     fail_current(std::string(reason) + " (" + location(where) + ")");
+}
+
+// Le message est celui qu'imprime le GPU (fichier, ligne, fonction, bloc, thread, expression),
+// mot pour mot : on le retrouve tel qu'on le chercherait dans la sortie d'un vrai programme.
+// Comme sur GPU, l'assertion arrête le noyau (c'est un __trap) et laisse cudaErrorAssert,
+// collante jusqu'à cudaDeviceReset ; le processus, lui, continue.
+void assert_fail(const char* expression, const char* file, unsigned line, const char* function) {
+    if (current_thread == nullptr || current_block == nullptr) {  // code de l'hôte : comme la glibc
+        std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name, file,
+                     line, function, expression);
+        std::abort();
+    }
+    const uint3 block = current_block->index;
+    const uint3 thread = current_thread->index;
+    char message[1024];
+    std::snprintf(message, sizeof message, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.",
+                  file, line, function, block.x, block.y, block.z, thread.x, thread.y, thread.z, expression);
+    stop_launch(*current_block, message, cudaErrorAssert);
+    throw KernelAbort{};
 }
 
 }  // namespace simt::detail

@@ -123,6 +123,21 @@ cudaError_t fill_memory(void* destination, int value, std::size_t count);
 /** @brief Consigne @p error pour cudaGetLastError et la rend. */
 cudaError_t failure(cudaError_t error);
 
+// ---- host_memory.cpp : mémoire de l'hôte verrouillée ou enregistrée ----------------------
+
+/** @brief Plages de l'hôte verrouillées (cudaMallocHost, cudaHostAlloc, cudaHostRegister). */
+std::vector<std::pair<void*, std::size_t>> pinned_host_ranges();
+
+// ---- memory_pools.cpp : allocation ordonnée par flux ------------------------------------
+
+/** @brief cudaFree de @p pointer : le retire de la réserve qui l'a alloué, s'il y en a une. */
+void forget_pool_allocation(const void* pointer);
+
+// ---- device.cpp : le périphérique émulé -------------------------------------------------
+
+/** @brief Valeur de l'attribut @p attribute du périphérique ; false s'il n'existe pas. */
+bool device_attribute(cudaDeviceAttr attribute, int& value);
+
 /** @brief Copie de toutes les allocations du périphérique, pour rejouer un lancement. */
 using MemorySnapshot = std::vector<std::pair<void*, std::vector<std::byte>>>;
 MemorySnapshot snapshot_device_memory();

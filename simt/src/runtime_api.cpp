@@ -42,41 +42,6 @@ State& state() {
 std::atomic<cudaError_t> last_error{cudaSuccess};
 std::atomic<cudaError_t> sticky{cudaSuccess};
 
-cudaDeviceProp make_properties() {
-    cudaDeviceProp p{};
-    std::snprintf(p.name, sizeof p.name, "simt, GPU émulé par le processeur");
-    p.major = 8;
-    p.minor = 0;
-    p.multiProcessorCount = 4;
-    p.warpSize = 32;
-    p.maxThreadsPerBlock = 1024;
-    p.maxThreadsDim[0] = 1024;
-    p.maxThreadsDim[1] = 1024;
-    p.maxThreadsDim[2] = 64;
-    p.maxGridSize[0] = 2147483647;
-    p.maxGridSize[1] = 65535;
-    p.maxGridSize[2] = 65535;
-    p.maxThreadsPerMultiProcessor = 2048;
-    p.maxBlocksPerMultiProcessor = 32;
-    p.sharedMemPerBlock = 48 * 1024;
-    p.sharedMemPerBlockOptin = 163 * 1024;
-    p.sharedMemPerMultiprocessor = 164 * 1024;
-    // Le pilote réserve 1 Kio par bloc en capacité 8.0 : d'où 163 Kio au plus pour un bloc
-    // sur les 164 d'un multiprocesseur. Le modèle d'occupation le compte (occupancy.cpp).
-    p.reservedSharedMemPerBlock = 1024;
-    p.regsPerBlock = 65536;
-    p.regsPerMultiprocessor = 65536;
-    p.totalGlobalMem = std::size_t{4} << 30;
-    p.totalConstMem = 64 * 1024;
-    p.l2CacheSize = 4 << 20;
-    p.memoryBusWidth = 256;
-    p.cooperativeLaunch = 1;
-    p.concurrentKernels = 0;
-    p.unifiedAddressing = 1;
-    p.managedMemory = 1;
-    return p;
-}
-
 bool is_device_allocation(const void* pointer) {
     std::lock_guard lock(state().mutex);
     const auto* address = static_cast<const std::byte*>(pointer);
@@ -112,11 +77,6 @@ void report(const std::string& message) {
     std::lock_guard lock(state().mutex);
     state().diagnostic = message;
     if (!state().quiet) std::fprintf(stderr, "%s\n", message.c_str());
-}
-
-const cudaDeviceProp& emulated_properties() {
-    static const cudaDeviceProp properties = make_properties();
-    return properties;
 }
 
 std::size_t dynamic_shared_limit(const void* kernel) {
@@ -202,6 +162,9 @@ const char* cudaGetErrorName(cudaError_t error) {
         case cudaErrorStreamCaptureImplicit: return "cudaErrorStreamCaptureImplicit";
         case cudaErrorStreamCaptureWrongThread: return "cudaErrorStreamCaptureWrongThread";
         case cudaErrorGraphExecUpdateFailure: return "cudaErrorGraphExecUpdateFailure";
+        case cudaErrorAssert: return "cudaErrorAssert";
+        case cudaErrorHostMemoryAlreadyRegistered: return "cudaErrorHostMemoryAlreadyRegistered";
+        case cudaErrorHostMemoryNotRegistered: return "cudaErrorHostMemoryNotRegistered";
         default: return "cudaErrorUnknown";
     }
 }
@@ -229,51 +192,15 @@ const char* cudaGetErrorString(cudaError_t error) {
         case cudaErrorStreamCaptureImplicit: return "dépendance implicite du flux hérité envers une capture en cours";
         case cudaErrorStreamCaptureWrongThread: return "capture terminée depuis un autre thread que celui qui l'a commencée";
         case cudaErrorGraphExecUpdateFailure: return "mise à jour du graphe instancié impossible (topologie ou noyau changés)";
+        case cudaErrorAssert: return "une assertion du périphérique a échoué (assert dans un noyau)";
+        case cudaErrorHostMemoryAlreadyRegistered: return "plage de l'hôte déjà enregistrée (cudaHostRegister)";
+        case cudaErrorHostMemoryNotRegistered: return "plage de l'hôte non enregistrée (cudaHostUnregister)";
         default: return "erreur inconnue";
     }
 }
 
 // ---- Périphérique ----------------------------------------------------------------------
 
-cudaError_t cudaGetDeviceCount(int* count) {
-    if (!count) return fail(cudaErrorInvalidValue);
-    *count = 1;
-    return cudaSuccess;
-}
-cudaError_t cudaGetDevice(int* device) {
-    if (!device) return fail(cudaErrorInvalidValue);
-    *device = 0;
-    return cudaSuccess;
-}
-cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
-    if (!properties) return fail(cudaErrorInvalidValue);
-    if (device != 0) return fail(cudaErrorInvalidDevice);
-    *properties = simt::detail::emulated_properties();
-    return cudaSuccess;
-}
-cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
-    if (!value) return fail(cudaErrorInvalidValue);
-    if (device != 0) return fail(cudaErrorInvalidDevice);
-    const cudaDeviceProp& p = simt::detail::emulated_properties();
-    switch (attribute) {
-        case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-        case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-        case cudaDevAttrWarpSize: *value = p.warpSize; break;
-        case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
-        case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
-        case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(p.sharedMemPerMultiprocessor); break;
-        case cudaDevAttrReservedSharedMemoryPerBlock: *value = int(p.reservedSharedMemPerBlock); break;
-        case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-        case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-        case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-        case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
-        case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
-        case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-        default: return fail(cudaErrorInvalidValue);
-    }
-    return cudaSuccess;
-}
 cudaError_t cudaDeviceSynchronize() {
     using simt::detail::StreamUse;
     if (const cudaError_t error = simt::detail::check_capture("cudaDeviceSynchronize", StreamUse::device_sync, nullptr);
@@ -315,7 +242,12 @@ cudaError_t cudaMalloc(void** pointer, size_t size) {
     return cudaSuccess;
 }
 
-cudaError_t cudaMallocManaged(void** pointer, size_t size, unsigned int) { return cudaMalloc(pointer, size); }
+// La mémoire gérée est une allocation du périphérique que l'hôte lit et écrit directement :
+// l'espace d'adressage étant celui du processus, il n'y a rien à migrer.
+cudaError_t cudaMallocManaged(void** pointer, size_t size, unsigned int flags) {
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return fail(cudaErrorInvalidValue);
+    return cudaMalloc(pointer, size);
+}
 
 cudaError_t cudaFree(void* pointer) {
     if (!pointer) return cudaSuccess;
@@ -324,18 +256,8 @@ cudaError_t cudaFree(void* pointer) {
         if (state().allocations.erase(static_cast<const std::byte*>(pointer)) == 0)
             return fail(cudaErrorInvalidValue);
     }
+    simt::detail::forget_pool_allocation(pointer);
     ::operator delete(pointer, std::align_val_t{simt::detail::kAllocationAlignment});
-    return cudaSuccess;
-}
-
-cudaError_t cudaMallocHost(void** pointer, size_t size) {
-    if (!pointer) return fail(cudaErrorInvalidValue);
-    *pointer = std::malloc(std::max<std::size_t>(size, 1));
-    return *pointer ? cudaSuccess : fail(cudaErrorMemoryAllocation);
-}
-cudaError_t cudaHostAlloc(void** pointer, size_t size, unsigned int) { return cudaMallocHost(pointer, size); }
-cudaError_t cudaFreeHost(void* pointer) {
-    std::free(pointer);
     return cudaSuccess;
 }
 
@@ -508,6 +430,12 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const voi
     *blocks = simt::detail::kernel_occupancy(kernel, unsigned(block_size), dynamic_shared)
                   .blocks_per_multiprocessor;
     return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* kernel, int block_size,
+                                                                   size_t dynamic_shared, unsigned int flags) {
+    // cudaOccupancyDisableCachingOverride ne change que la politique de cache, non modélisée.
+    if (flags & ~unsigned(cudaOccupancyDisableCachingOverride)) return fail(cudaErrorInvalidValue);
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, block_size, dynamic_shared);
 }
 cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t) {
     simt::detail::report("simt : cudaLaunchCooperativeKernel appelé sans la réécriture des sources "

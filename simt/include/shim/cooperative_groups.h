@@ -2,7 +2,9 @@
  * @file
  * @brief Groupes coopératifs pour l'émulateur simt (remplace l'en-tête du toolkit, qui
  *        ne se compile qu'avec nvcc) : bloc, grille, tuiles statiques et dynamiques.
- *        Les tuiles tiennent dans un warp (1 à 32 threads, puissance de 2).
+ *        Les tuiles tiennent dans un warp (1 à 32 threads, puissance de 2). Tout groupe se
+ *        convertit en thread_group (bloc, tuile ou groupe coalescé, de nature connue à
+ *        l'exécution), comme dans CUDA.
  */
 #pragma once
 
@@ -10,16 +12,97 @@
 
 namespace cooperative_groups {
 
-/** @brief Le bloc de threads courant. */
-class thread_block {
+namespace detail {
+
+/** @brief Lane de rang @p rank parmi les lanes de @p mask (le rang-ième bit à 1). */
+inline unsigned lane_of_rank(unsigned mask, unsigned rank) {
+    for (unsigned lane = 0; lane < 32; ++lane)
+        if ((mask >> lane & 1u) && rank-- == 0) return lane;
+    return 32;
+}
+
+/** @brief Les bits de @p bits choisis par @p mask, tassés vers le bas (rang dans le groupe). */
+inline unsigned compact(unsigned bits, unsigned mask) {
+    unsigned result = 0, rank = 0;
+    for (unsigned lane = 0; lane < 32; ++lane)
+        if (mask >> lane & 1u) result |= (bits >> lane & 1u) << rank++;
+    return result;
+}
+
+inline unsigned block_rank() { return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x; }
+inline unsigned block_size() { return blockDim.x * blockDim.y * blockDim.z; }
+
+}  // namespace detail
+
+/**
+ * @brief Un groupe de threads de nature connue à l'exécution : le bloc, une tuile d'un warp
+ *        ou un groupe coalescé. Tous les groupes s'y convertissent.
+ */
+class thread_group {
 public:
+    void sync(const std::source_location& where = std::source_location::current()) const {
+        if (kind_ == kind::block)
+            simt::detail::block_barrier(simt::detail::BarrierKind::sync, 0, where);
+        else
+            __syncwarp(mask(), where);
+    }
+    unsigned thread_rank() const {
+        switch (kind_) {
+            case kind::block: return detail::block_rank();
+            case kind::tile: return simt::detail::lane_id() % size_;
+            case kind::coalesced: break;
+        }
+        return unsigned(__popc(mask_ & ((1u << simt::detail::lane_id()) - 1u)));
+    }
+    unsigned num_threads() const {
+        switch (kind_) {
+            case kind::block: return detail::block_size();
+            case kind::tile: return size_;
+            case kind::coalesced: break;
+        }
+        return unsigned(__popc(mask_));
+    }
+    unsigned size() const { return num_threads(); }
+    /** @brief Rang de la tuile parmi celles du bloc (tuiles seulement). */
+    unsigned meta_group_rank() const { return kind_ == kind::tile ? detail::block_rank() / size_ : 0; }
+    /** @brief Nombre de tuiles du bloc (tuiles seulement). */
+    unsigned meta_group_size() const {
+        return kind_ == kind::tile ? (detail::block_size() + size_ - 1) / size_ : 1;
+    }
+
+protected:
+    enum class kind { block, tile, coalesced };
+    thread_group(kind k, unsigned size, unsigned mask) : kind_(k), size_(size), mask_(mask) {}
+
+    /** @brief Lanes du groupe dans le warp du thread courant (tuile ou groupe coalescé). */
+    unsigned mask() const {
+        if (kind_ == kind::coalesced) return mask_;
+        const unsigned base = simt::detail::lane_id() / size_ * size_;
+        return (size_ == 32 ? 0xffffffffu : ((1u << size_) - 1u)) << base;
+    }
+
+    kind kind_;
+    unsigned size_;  ///< taille d'une tuile
+    unsigned mask_;  ///< lanes d'un groupe coalescé
+
+    friend thread_group tiled_partition(const thread_group& parent, unsigned size);
+};
+
+/** @brief Mémoire de tuiles plus grandes qu'un warp : sans objet ici (tuiles ≤ 32 threads). */
+template <unsigned MaxBlockSize = 1024>
+struct block_tile_memory {
+    static_assert(MaxBlockSize >= 1 && MaxBlockSize <= 1024, "simt : un bloc compte de 1 à 1 024 threads");
+};
+
+/** @brief Le bloc de threads courant. */
+class thread_block : public thread_group {
+public:
+    thread_block() : thread_group(kind::block, 0, 0) {}
     void sync(const std::source_location& where = std::source_location::current()) const {
         simt::detail::block_barrier(simt::detail::BarrierKind::sync, 0, where);
     }
-    unsigned thread_rank() const {
-        return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
-    }
-    unsigned num_threads() const { return blockDim.x * blockDim.y * blockDim.z; }
+    unsigned thread_rank() const { return detail::block_rank(); }
+    unsigned num_threads() const { return detail::block_size(); }
     unsigned size() const { return num_threads(); }
     dim3 group_index() const { return blockIdx; }
     dim3 thread_index() const { return threadIdx; }
@@ -28,6 +111,11 @@ public:
 };
 
 inline thread_block this_thread_block() { return {}; }
+/** @brief Forme qui reçoit la mémoire des grandes tuiles (block_tile_memory). */
+template <unsigned MaxBlockSize>
+thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
+    return {};
+}
 
 /** @brief Toute la grille ; sync() exige cudaLaunchCooperativeKernel. */
 class grid_group {
@@ -36,11 +124,7 @@ public:
         simt::detail::grid_barrier(where);
     }
     bool is_valid() const { return true; }
-    unsigned long long thread_rank() const {
-        const unsigned long long block =
-            (1ull * blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
-        return block * num_threads_per_block() + this_thread_block().thread_rank();
-    }
+    unsigned long long thread_rank() const { return block_rank() * num_threads_per_block() + detail::block_rank(); }
     unsigned long long num_threads() const {
         return 1ull * gridDim.x * gridDim.y * gridDim.z * num_threads_per_block();
     }
@@ -57,29 +141,6 @@ private:
 
 inline grid_group this_grid() { return {}; }
 
-/** @brief Groupe de threads d'un warp, de taille connue à l'exécution (tiled_partition dynamique). */
-class thread_group {
-public:
-    explicit thread_group(unsigned size) : size_(size) {}
-    void sync(const std::source_location& where = std::source_location::current()) const {
-        __syncwarp(mask(), where);
-    }
-    unsigned thread_rank() const { return simt::detail::lane_id() % size_; }
-    unsigned num_threads() const { return size_; }
-    unsigned size() const { return size_; }
-    unsigned meta_group_rank() const {
-        return this_thread_block().thread_rank() / size_;
-    }
-    unsigned meta_group_size() const { return (this_thread_block().num_threads() + size_ - 1) / size_; }
-
-protected:
-    unsigned mask() const {
-        const unsigned base = simt::detail::lane_id() / size_ * size_;
-        return (size_ == 32 ? 0xffffffffu : ((1u << size_) - 1u)) << base;
-    }
-    unsigned size_;
-};
-
 /** @brief Tuile de Size threads consécutifs d'un warp. */
 template <unsigned Size, typename Parent = void>
 class thread_block_tile : public thread_group {
@@ -87,12 +148,16 @@ class thread_block_tile : public thread_group {
                   "simt : une tuile tient dans un warp (1 à 32 threads, puissance de 2)");
 
 public:
-    thread_block_tile() : thread_group(Size) {}
+    thread_block_tile() : thread_group(kind::tile, Size, 0) {}
     /** @brief Conversion depuis une tuile de même taille issue d'un autre parent. */
     template <typename OtherParent>
-    thread_block_tile(const thread_block_tile<Size, OtherParent>&) : thread_group(Size) {}
+    thread_block_tile(const thread_block_tile<Size, OtherParent>&) : thread_group(kind::tile, Size, 0) {}
     static constexpr unsigned num_threads() { return Size; }
     static constexpr unsigned size() { return Size; }
+    unsigned thread_rank() const { return simt::detail::lane_id() % Size; }
+    void sync(const std::source_location& where = std::source_location::current()) const {
+        __syncwarp(mask(), where);
+    }
 
     template <typename T>
     T shfl(T value, int source, const std::source_location& w = std::source_location::current()) const {
@@ -121,14 +186,85 @@ public:
     }
 };
 
+/**
+ * @brief Les threads actifs d'un warp au point d'appel (coalesced_threads). Les rangs sont
+ *        comptés parmi les lanes du groupe, et les shuffles désignent un rang, pas une lane.
+ *        Limite de simt : le groupe est formé des lanes non terminées du warp
+ *        (__activemask) ; dans une branche divergente, les lanes de l'autre branche en font
+ *        partie, et la première opération collective du groupe le signale par un diagnostic
+ *        (masque que des lanes n'atteignent pas) plutôt que de rendre un résultat faux.
+ */
+class coalesced_group : public thread_group {
+public:
+    explicit coalesced_group(unsigned lanes) : thread_group(kind::coalesced, 0, lanes) {}
+    unsigned thread_rank() const { return unsigned(__popc(mask_ & ((1u << simt::detail::lane_id()) - 1u))); }
+    unsigned num_threads() const { return unsigned(__popc(mask_)); }
+    unsigned size() const { return num_threads(); }
+    unsigned meta_group_rank() const { return 0; }
+    unsigned meta_group_size() const { return 1; }
+    void sync(const std::source_location& where = std::source_location::current()) const {
+        __syncwarp(mask_, where);
+    }
+
+    template <typename T>
+    T shfl(T value, unsigned source_rank, const std::source_location& w = std::source_location::current()) const {
+        return __shfl_sync(mask_, value, int(detail::lane_of_rank(mask_, source_rank % size())), 32, w);
+    }
+    template <typename T>
+    T shfl_down(T value, unsigned delta, const std::source_location& w = std::source_location::current()) const {
+        const unsigned source = thread_rank() + delta;
+        const unsigned lane = source < size() ? detail::lane_of_rank(mask_, source) : simt::detail::lane_id();
+        return __shfl_sync(mask_, value, int(lane), 32, w);
+    }
+    template <typename T>
+    T shfl_up(T value, unsigned delta, const std::source_location& w = std::source_location::current()) const {
+        const unsigned rank = thread_rank();
+        const unsigned lane = rank >= delta ? detail::lane_of_rank(mask_, rank - delta) : simt::detail::lane_id();
+        return __shfl_sync(mask_, value, int(lane), 32, w);
+    }
+    int any(int predicate, const std::source_location& w = std::source_location::current()) const {
+        return __any_sync(mask_, predicate, w);
+    }
+    int all(int predicate, const std::source_location& w = std::source_location::current()) const {
+        return __all_sync(mask_, predicate, w);
+    }
+    /** @brief Bit i : le prédicat du thread de rang i. */
+    unsigned ballot(int predicate, const std::source_location& w = std::source_location::current()) const {
+        return detail::compact(__ballot_sync(mask_, predicate, w), mask_);
+    }
+};
+
+inline coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
+
 template <unsigned Size, typename Parent>
 thread_block_tile<Size, Parent> tiled_partition(const Parent&) {
     return {};
 }
 
-inline thread_group tiled_partition(const thread_block&, unsigned size) { return thread_group(size); }
+/** @brief Partition dynamique d'un groupe en tuiles de @p size threads (au plus un warp). */
+inline thread_group tiled_partition(const thread_group&, unsigned size) {
+    return thread_group(thread_group::kind::tile, size, 0);
+}
 
-/** @brief Opérateurs de réduction de cooperative_groups::reduce. */
+/** @brief Fonction libre : synchronise le groupe. */
+template <typename Group>
+void sync(const Group& group, const std::source_location& where = std::source_location::current()) {
+    group.sync(where);
+}
+
+/** @brief Rang du thread dans le groupe (fonction libre). */
+template <typename Group>
+auto thread_rank(const Group& group) {
+    return group.thread_rank();
+}
+
+/** @brief Taille du groupe (fonction libre). */
+template <typename Group>
+auto group_size(const Group& group) {
+    return group.size();
+}
+
+/** @brief Opérateurs de cooperative_groups::reduce et des scans. */
 template <typename T>
 struct plus {
     T operator()(T a, T b) const { return a + b; }
@@ -141,12 +277,62 @@ template <typename T>
 struct less {
     T operator()(T a, T b) const { return a < b ? a : b; }
 };
+template <typename T>
+struct bit_and {
+    T operator()(T a, T b) const { return a & b; }
+};
+template <typename T>
+struct bit_or {
+    T operator()(T a, T b) const { return a | b; }
+};
+template <typename T>
+struct bit_xor {
+    T operator()(T a, T b) const { return a ^ b; }
+};
 
 /** @brief Réduction d'une valeur sur tous les threads de la tuile (résultat pour chacun). */
 template <unsigned Size, typename Parent, typename T, typename Op>
 T reduce(const thread_block_tile<Size, Parent>& tile, T value, Op op) {
     for (unsigned offset = 1; offset < Size; offset *= 2) value = op(value, tile.shfl_xor(value, int(offset)));
     return value;
+}
+
+/** @brief Réduction sur un groupe coalescé : chaque thread combine les valeurs de tous les rangs, dans l'ordre. */
+template <typename T, typename Op>
+T reduce(const coalesced_group& group, T value, Op op) {
+    T result = group.shfl(value, 0u);
+    for (unsigned rank = 1; rank < group.size(); ++rank) result = op(result, group.shfl(value, rank));
+    return result;
+}
+
+/** @brief Somme (ou op) préfixe inclusive : le thread de rang r reçoit op(v0, …, vr). */
+template <unsigned Size, typename Parent, typename T, typename Op = plus<T>>
+T inclusive_scan(const thread_block_tile<Size, Parent>& tile, T value, Op op = Op()) {
+    for (unsigned offset = 1; offset < Size; offset *= 2) {
+        const T lower = tile.shfl_up(value, offset);
+        if (tile.thread_rank() >= offset) value = op(lower, value);
+    }
+    return value;
+}
+template <typename T, typename Op = plus<T>>
+T inclusive_scan(const coalesced_group& group, T value, Op op = Op()) {
+    for (unsigned offset = 1; offset < group.size(); offset *= 2) {
+        const T lower = group.shfl_up(value, offset);
+        if (group.thread_rank() >= offset) value = op(lower, value);
+    }
+    return value;
+}
+
+/**
+ * @brief Préfixe exclusif : le thread de rang r reçoit op(v0, …, v(r−1)) ; le rang 0 reçoit
+ *        T{} (l'élément neutre de plus ; CUDA laisse cette valeur indéfinie pour les autres
+ *        opérations).
+ */
+template <typename Group, typename T, typename Op = plus<T>>
+T exclusive_scan(const Group& group, T value, Op op = Op()) {
+    const T inclusive = inclusive_scan(group, value, op);
+    const T previous = group.shfl_up(inclusive, 1u);
+    return group.thread_rank() == 0 ? T{} : previous;
 }
 
 }  // namespace cooperative_groups

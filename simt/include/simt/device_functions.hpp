@@ -201,100 +201,10 @@ inline long long clock64() {
     simt::detail::trap("__trap()", where);
 }
 
-// ---- Intrinsèques ------------------------------------------------------------------------
-
-inline float __fdividef(float a, float b) { return a / b; }
-inline float __expf(float x) { return std::exp(x); }
-inline float __exp10f(float x) { return std::pow(10.0f, x); }
-inline float __logf(float x) { return std::log(x); }
-inline float __log2f(float x) { return std::log2(x); }
-inline float __sinf(float x) { return std::sin(x); }
-inline float __cosf(float x) { return std::cos(x); }
-inline float __tanf(float x) { return std::tan(x); }
-inline float __powf(float x, float y) { return std::pow(x, y); }
-inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-inline float __frsqrt_rn(float x) { return 1.0f / std::sqrt(x); }
-inline float __fsqrt_rn(float x) { return std::sqrt(x); }
-inline float __frcp_rn(float x) { return 1.0f / x; }
-inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
-inline float __fadd_rn(float a, float b) { return a + b; }
-inline float __fmul_rn(float a, float b) { return a * b; }
-inline float __int_as_float(int x) { return std::bit_cast<float>(x); }
-inline int __float_as_int(float x) { return std::bit_cast<int>(x); }
-inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
-inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
-inline double __longlong_as_double(long long x) { return std::bit_cast<double>(x); }
-inline long long __double_as_longlong(double x) { return std::bit_cast<long long>(x); }
-inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
-inline int __float2int_rz(float x) { return static_cast<int>(x); }
-inline unsigned __float2uint_rn(float x) { return static_cast<unsigned>(std::nearbyint(x)); }
-inline float __int2float_rn(int x) { return static_cast<float>(x); }
-inline int __popc(unsigned x) { return std::popcount(x); }
-inline int __popcll(unsigned long long x) { return std::popcount(x); }
-inline int __clz(int x) { return std::countl_zero(static_cast<unsigned>(x)); }
-inline int __clzll(long long x) { return std::countl_zero(static_cast<unsigned long long>(x)); }
-inline int __ffs(int x) { return x == 0 ? 0 : std::countr_zero(static_cast<unsigned>(x)) + 1; }
-inline int __ffsll(long long x) {
-    return x == 0 ? 0 : std::countr_zero(static_cast<unsigned long long>(x)) + 1;
-}
-inline unsigned __brev(unsigned x) {
-    unsigned result = 0;
-    for (int bit = 0; bit < 32; ++bit) result |= ((x >> bit) & 1u) << (31 - bit);
-    return result;
-}
-inline int __mul24(int a, int b) { return (a << 8 >> 8) * (b << 8 >> 8); }
-inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
-inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
-inline unsigned __umulhi(unsigned a, unsigned b) {
-    return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
-}
 template <typename T>
 T __ldg(const T* address) {
     return *address;
 }
 
-// min et max globaux de CUDA (le C++ n'a que std::min et std::max), avec les surcharges de
-// crt/math_functions.hpp : sans celles de long et unsigned long, min(n, m) sur deux size_t
-// serait ambigu. Un mélange signé / non signé se compare en non signé, comme sur GPU.
-inline int min(int a, int b) { return a < b ? a : b; }
-inline int max(int a, int b) { return a > b ? a : b; }
-inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-inline unsigned min(int a, unsigned b) { return min(static_cast<unsigned>(a), b); }
-inline unsigned max(int a, unsigned b) { return max(static_cast<unsigned>(a), b); }
-inline unsigned min(unsigned a, int b) { return min(a, static_cast<unsigned>(b)); }
-inline unsigned max(unsigned a, int b) { return max(a, static_cast<unsigned>(b)); }
-inline long min(long a, long b) { return a < b ? a : b; }
-inline long max(long a, long b) { return a > b ? a : b; }
-inline unsigned long min(unsigned long a, unsigned long b) { return a < b ? a : b; }
-inline unsigned long max(unsigned long a, unsigned long b) { return a > b ? a : b; }
-inline unsigned long min(long a, unsigned long b) { return min(static_cast<unsigned long>(a), b); }
-inline unsigned long max(long a, unsigned long b) { return max(static_cast<unsigned long>(a), b); }
-inline unsigned long min(unsigned long a, long b) { return min(a, static_cast<unsigned long>(b)); }
-inline unsigned long max(unsigned long a, long b) { return max(a, static_cast<unsigned long>(b)); }
-inline long long min(long long a, long long b) { return a < b ? a : b; }
-inline long long max(long long a, long long b) { return a > b ? a : b; }
-inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
-inline unsigned long long min(long long a, unsigned long long b) {
-    return min(static_cast<unsigned long long>(a), b);
-}
-inline unsigned long long max(long long a, unsigned long long b) {
-    return max(static_cast<unsigned long long>(a), b);
-}
-inline unsigned long long min(unsigned long long a, long long b) {
-    return min(a, static_cast<unsigned long long>(b));
-}
-inline unsigned long long max(unsigned long long a, long long b) {
-    return max(a, static_cast<unsigned long long>(b));
-}
-inline float min(float a, float b) { return std::fmin(a, b); }
-inline float max(float a, float b) { return std::fmax(a, b); }
-inline double min(double a, double b) { return std::fmin(a, b); }
-inline double max(double a, double b) { return std::fmax(a, b); }
-inline double min(float a, double b) { return std::fmin(static_cast<double>(a), b); }
-inline double max(float a, double b) { return std::fmax(static_cast<double>(a), b); }
-inline double min(double a, float b) { return std::fmin(a, static_cast<double>(b)); }
-inline double max(double a, float b) { return std::fmax(a, static_cast<double>(b)); }
+#include "simt/intrinsics.hpp"
+#include "simt/scoped_atomics.hpp"

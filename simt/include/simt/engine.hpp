@@ -80,6 +80,13 @@ void* dynamic_shared_memory();
 [[noreturn]] void trap(const char* reason, const std::source_location& where);
 
 /**
+ * @brief Assertion du périphérique qui échoue (`assert`, voir shim/assert.h) : message du GPU
+ *        avec bloc et thread, noyau arrêté, cudaErrorAssert collante. Hors d'un noyau, se
+ *        comporte comme l'assert de la glibc.
+ */
+[[noreturn]] void assert_fail(const char* expression, const char* file, unsigned line, const char* function);
+
+/**
  * @brief Nom démanglé d'un noyau, lu dans la table des symboles de l'exécutable (lié avec
  *        -rdynamic) ; « noyau » pour une fonction sans symbole exporté (espace anonyme).
  */

@@ -45,6 +45,15 @@ inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T*
 }
 
 template <class T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, T* kernel, int block_size,
+                                                                          std::size_t dynamic_shared_bytes,
+                                                                          unsigned int flags) {
+    simt::detail::remember_if_kernel(kernel);
+    return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        blocks, reinterpret_cast<const void*>(kernel), block_size, dynamic_shared_bytes, flags);
+}
+
+template <class T>
 inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* source, std::size_t count,
                                       std::size_t offset = 0, cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
     return ::cudaMemcpyToSymbol(static_cast<const void*>(&symbol), source, count, offset, kind);

@@ -1,0 +1,98 @@
+// Attributs du périphérique : chacun de l'énumération cudaDeviceAttr de CUDA 13 a une valeur
+// (helper_cuda.h des échantillons de NVIDIA lit cudaDevAttrComputeMode et
+// cudaDevAttrIntegrated avant tout), cohérente avec cudaGetDeviceProperties ; un attribut
+// réservé ou inconnu est refusé sans plantage. Drapeaux du périphérique, profileur.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iterator>
+
+#include <cuda_profiler_api.h>
+
+namespace {
+
+int attribute(cudaDeviceAttr which) {
+    int value = -12345;
+    EXPECT_EQ(cudaDeviceGetAttribute(&value, which, 0), cudaSuccess) << int(which);
+    return value;
+}
+
+}  // namespace
+
+TEST(DeviceAttributes, EveryAttributeOfTheEnumerationHasAValueOrIsRefused) {
+    // De 1 à cudaDevAttrMax : seuls les réservés (sans valeur documentée) et les trous de
+    // l'énumération rendent cudaErrorInvalidValue.
+    const int reserved[] = {44, 92, 93, 94, 96, 102, 103, 104, 105, 107, 110, 122, 123, 124,
+                            127, 128, 129, 132, 136, 137, 141, 145, 146};
+    for (int raw = 1; raw < int(cudaDevAttrMax); ++raw) {
+        int value = -12345;
+        const cudaError_t error = cudaDeviceGetAttribute(&value, cudaDeviceAttr(raw), 0);
+        const bool is_reserved = std::find(std::begin(reserved), std::end(reserved), raw) != std::end(reserved);
+        EXPECT_EQ(error, is_reserved ? cudaErrorInvalidValue : cudaSuccess) << "attribut " << raw;
+        if (error != cudaSuccess) {
+            EXPECT_EQ(value, -12345) << "valeur écrite malgré le refus : " << raw;
+        }
+    }
+    cudaGetLastError();
+    int value = 0;
+    EXPECT_EQ(cudaDeviceGetAttribute(&value, cudaDeviceAttr(100000), 0), cudaErrorInvalidValue);
+    EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+    EXPECT_EQ(cudaDeviceGetAttribute(nullptr, cudaDevAttrWarpSize, 0), cudaErrorInvalidValue);
+    EXPECT_EQ(cudaDeviceGetAttribute(&value, cudaDevAttrWarpSize, 1), cudaErrorInvalidDevice);
+    cudaGetLastError();
+}
+
+TEST(DeviceAttributes, ValuesMatchTheProperties) {
+    cudaDeviceProp p{};
+    ASSERT_EQ(cudaGetDeviceProperties(&p, 0), cudaSuccess);
+    EXPECT_EQ(attribute(cudaDevAttrComputeMode), int(cudaComputeModeDefault));
+    EXPECT_EQ(attribute(cudaDevAttrIntegrated), p.integrated);
+    EXPECT_EQ(attribute(cudaDevAttrIntegrated), 0);
+    EXPECT_EQ(attribute(cudaDevAttrCanMapHostMemory), 1);
+    EXPECT_EQ(attribute(cudaDevAttrCanMapHostMemory), p.canMapHostMemory);
+    EXPECT_EQ(attribute(cudaDevAttrMaxBlockDimX), p.maxThreadsDim[0]);
+    EXPECT_EQ(attribute(cudaDevAttrMaxBlockDimZ), p.maxThreadsDim[2]);
+    EXPECT_EQ(attribute(cudaDevAttrMaxGridDimX), p.maxGridSize[0]);
+    EXPECT_EQ(attribute(cudaDevAttrMaxGridDimY), p.maxGridSize[1]);
+    EXPECT_EQ(attribute(cudaDevAttrTotalConstantMemory), int(p.totalConstMem));
+    EXPECT_EQ(attribute(cudaDevAttrMaxRegistersPerBlock), p.regsPerBlock);
+    EXPECT_EQ(attribute(cudaDevAttrMaxRegistersPerMultiprocessor), p.regsPerMultiprocessor);
+    EXPECT_EQ(attribute(cudaDevAttrUnifiedAddressing), p.unifiedAddressing);
+    EXPECT_EQ(attribute(cudaDevAttrManagedMemory), p.managedMemory);
+    EXPECT_EQ(attribute(cudaDevAttrConcurrentKernels), p.concurrentKernels);
+    EXPECT_EQ(attribute(cudaDevAttrAsyncEngineCount), p.asyncEngineCount);
+    EXPECT_EQ(attribute(cudaDevAttrGpuOverlap), p.asyncEngineCount > 0);
+    EXPECT_EQ(attribute(cudaDevAttrGlobalMemoryBusWidth), p.memoryBusWidth);
+    EXPECT_EQ(attribute(cudaDevAttrL2CacheSize), p.l2CacheSize);
+    EXPECT_EQ(attribute(cudaDevAttrMaxPitch), int(p.memPitch));
+    EXPECT_EQ(attribute(cudaDevAttrTextureAlignment), int(p.textureAlignment));
+    EXPECT_EQ(attribute(cudaDevAttrMemoryPoolsSupported), 1);
+    EXPECT_EQ(attribute(cudaDevAttrHostRegisterSupported), 1);
+    EXPECT_EQ(attribute(cudaDevAttrCooperativeLaunch), 1);
+    EXPECT_EQ(attribute(cudaDevAttrClusterLaunch), 0);  // clusters refusés à la réécriture
+    EXPECT_EQ(attribute(cudaDevAttrComputeCapabilityMinor), p.minor);
+    // clock64() compte des nanosecondes : la fréquence annoncée est 1 GHz (en kHz).
+    EXPECT_EQ(attribute(cudaDevAttrClockRate), 1000000);
+}
+
+TEST(DeviceAttributes, DeviceFlagsAndProfiler) {
+    unsigned flags = 0;
+    EXPECT_EQ(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync | cudaDeviceMapHost), cudaSuccess);
+    EXPECT_EQ(cudaGetDeviceFlags(&flags), cudaSuccess);
+    EXPECT_EQ(flags, unsigned(cudaDeviceScheduleBlockingSync | cudaDeviceMapHost));
+    EXPECT_EQ(cudaSetDeviceFlags(cudaDeviceScheduleAuto), cudaSuccess);
+    EXPECT_EQ(cudaGetDeviceFlags(&flags), cudaSuccess);
+    EXPECT_EQ(flags, unsigned(cudaDeviceMapHost));  // la projection est toujours active
+    // Deux modes d'ordonnancement à la fois, ou un bit inconnu : refusés.
+    EXPECT_EQ(cudaSetDeviceFlags(cudaDeviceScheduleSpin | cudaDeviceScheduleYield), cudaErrorInvalidValue);
+    EXPECT_EQ(cudaSetDeviceFlags(0x100), cudaErrorInvalidValue);
+    EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+    EXPECT_EQ(cudaGetDeviceFlags(nullptr), cudaErrorInvalidValue);
+    cudaGetLastError();
+    EXPECT_EQ(cudaProfilerStart(), cudaSuccess);
+    EXPECT_EQ(cudaProfilerStop(), cudaSuccess);
+    int least = 7, greatest = 7;
+    EXPECT_EQ(cudaDeviceGetStreamPriorityRange(&least, &greatest), cudaSuccess);
+    EXPECT_EQ(least, 0);
+    EXPECT_EQ(greatest, 0);
+}
