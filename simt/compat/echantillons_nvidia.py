@@ -68,9 +68,11 @@ def read_sample_list(path: Path) -> list[Sample]:
     return samples
 
 
-def first_diagnostic(text: str) -> str:
+def first_diagnostic(text: str, samples_root: Path | None = None) -> str:
     """La ligne qui explique un échec : la première qui ressemble à une erreur, la dernière
-    ligne non vide sinon."""
+    ligne non vide sinon ; les chemins y sont relatifs à la copie des échantillons."""
+    if samples_root is not None:
+        text = text.replace(f"{samples_root}/", "")
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
         return "aucune sortie"
@@ -96,7 +98,7 @@ def run_sample(samples_root: Path, sample: Sample, timeout: float, work: Path) -
                          "motif": f"compilation au-delà de {timeout:g} s"}
     if built.returncode != 0:
         return result | {"statut": COMPILE_FAILED, "duree_s": round(time.monotonic() - start, 1),
-                         "motif": first_diagnostic(built.stderr + built.stdout)}
+                         "motif": first_diagnostic(built.stderr + built.stdout, samples_root)}
     start = time.monotonic()
     try:
         ran = subprocess.run([str(program), *sample.arguments], cwd=folder, capture_output=True,
@@ -107,7 +109,7 @@ def run_sample(samples_root: Path, sample: Sample, timeout: float, work: Path) -
     seconds = round(time.monotonic() - start, 1)
     if ran.returncode != 0:
         return result | {"statut": RUN_FAILED, "duree_s": seconds, "code": ran.returncode,
-                         "motif": first_diagnostic(ran.stderr + "\n" + ran.stdout)}
+                         "motif": first_diagnostic(ran.stderr + "\n" + ran.stdout, samples_root)}
     return result | {"statut": PASSED, "duree_s": seconds}
 
 

@@ -85,7 +85,8 @@ class FakeCheckout(unittest.TestCase):
         self.assertIn("FAILED", outcomes["faux"]["motif"])
         self.assertEqual(outcomes["faux"]["arguments"], "-n=3")
         self.assertEqual(outcomes["casse"]["statut"], compat.COMPILE_FAILED)
-        self.assertIn("casse.cu", outcomes["casse"]["motif"])
+        self.assertTrue(outcomes["casse"]["motif"].startswith("Samples/0_Intro/casse/casse.cu:1:"),
+                        outcomes["casse"]["motif"])
         self.assertEqual(outcomes["absent"]["statut"], compat.MISSING)
         self.assertEqual((record["reussis"], record["total"]), (1, 4))
         self.assertEqual(record["revision_echantillons"], "0123abcd")
