@@ -30,6 +30,14 @@ __host__ __device__ constexpr bool tunable_config_is_valid() {
            b_rows_per_pass <= BK && BK % b_rows_per_pass == 0 && shared_bytes <= 48 * 1024;
 }
 
+/**
+ * @brief Disposition des tuiles en mémoire partagée d'une configuration de l'étape 8 : celle
+ *        de l'étape 7 (une marge de 4 flottants) ne suffit plus dès que BK ≥ 16, quand plus de
+ *        deux threads se partagent une ligne de A ; la permutation vaut pour tout BK ≤ 32.
+ */
+template <int BM, int BN, int BK>
+using TunableLayout = SwizzledLayout<BM, BN, BK>;
+
 // --8<-- [start:noyau]
 /**
  * @brief C ← α·A·B + β·C en tuiles BM×BN×BK, chaque thread calculant TM×TN éléments.
@@ -39,14 +47,6 @@ __host__ __device__ constexpr bool tunable_config_is_valid() {
  * configuration (TunableLayout), et dont chaque taille est un paramètre de patron : le
  * programme de balayage en instancie plusieurs.
  */
-/**
- * @brief Disposition des tuiles en mémoire partagée d'une configuration de l'étape 8 : celle
- *        de l'étape 7 (une marge de 4 flottants) ne suffit plus dès que BK ≥ 16, quand plus de
- *        deux threads se partagent une ligne de A ; la permutation vaut pour tout BK ≤ 32.
- */
-template <int BM, int BN, int BK>
-using TunableLayout = SwizzledLayout<BM, BN, BK>;
-
 template <int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__(vectorized_threads<BM, BN, TM, TN>)
     sgemm_tunable([[maybe_unused]] int m, int n, int k, float alpha, const float* __restrict__ a,

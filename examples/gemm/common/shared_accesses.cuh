@@ -19,7 +19,7 @@ namespace noyaux::gemm::bank_model {
 /** @brief Écriture de A transposée par VectorTileLoad : quatre écritures de 32 bits par float4 et par passe. */
 template <typename Layout, int BM, int BN, int BK, int THREADS>
 struct TransposedAStore {
-    using Load = VectorTileLoad<BM, BN, BK, THREADS>;
+    using Load = VectorTileLoad<BM, BN, BK, THREADS>;  ///< qui charge quoi (celui du noyau)
     static constexpr const char* name = "écriture de A transposée";  ///< pour les messages
     static constexpr int threads = THREADS;                          ///< threads du bloc
     static constexpr int steps = 4 * (BM / Load::a_rows_per_pass);  ///< composantes × passes
@@ -33,7 +33,7 @@ struct TransposedAStore {
 /** @brief Écriture de B par VectorTileLoad (ou par copies asynchrones de 16 octets) : un float4 par passe. */
 template <typename Layout, int BM, int BN, int BK, int THREADS>
 struct BStore {
-    using Load = VectorTileLoad<BM, BN, BK, THREADS>;
+    using Load = VectorTileLoad<BM, BN, BK, THREADS>;  ///< qui charge quoi (celui du noyau)
     static constexpr const char* name = "écriture de B";  ///< pour les messages
     static constexpr int threads = THREADS;               ///< threads du bloc
     static constexpr int steps = BK / Load::b_rows_per_pass;  ///< passes
@@ -73,7 +73,7 @@ struct SquareBRead {
 /** @brief Lecture de A transposée par le tuilage par warp (étape 9) : à chaque pas kk, par float4. */
 template <typename Layout, typename Config>
 struct WarpTransposedARead {
-    using Tile = WarpTileOf<Config>;
+    using Tile = WarpTileOf<Config>;  ///< la géométrie de warp du noyau
     static constexpr int vectors = Tile::WMITER * Config::thread_m / 4;  ///< float4 par pas kk
     static constexpr const char* name = "lecture de A";                   ///< pour les messages
     static constexpr int threads = Config::threads;                       ///< threads du bloc
@@ -89,7 +89,7 @@ struct WarpTransposedARead {
 /** @brief Lecture de B par le tuilage par warp (étapes 9 et 10) : à chaque pas kk, par float4. */
 template <typename Layout, typename Config>
 struct WarpBRead {
-    using Tile = WarpTileOf<Config>;
+    using Tile = WarpTileOf<Config>;  ///< la géométrie de warp du noyau
     static constexpr int vectors = Config::warp_n_iterations * Config::thread_n / 4;  ///< float4 par pas
     static constexpr const char* name = "lecture de B";      ///< pour les messages
     static constexpr int threads = Config::threads;          ///< threads du bloc
@@ -105,7 +105,7 @@ struct WarpBRead {
 /** @brief Écriture de A rangée par lignes (étape 10) : un bloc de 16 octets par passe, copié tel quel. */
 template <typename Layout, int BM, int BN, int BK, int THREADS>
 struct RowMajorAStore {
-    using Load = VectorTileLoad<BM, BN, BK, THREADS>;
+    using Load = VectorTileLoad<BM, BN, BK, THREADS>;  ///< qui charge quoi (celui du noyau)
     static constexpr const char* name = "écriture de A";        ///< pour les messages
     static constexpr int threads = THREADS;                     ///< threads du bloc
     static constexpr int steps = BM / Load::a_rows_per_pass;    ///< passes
@@ -119,7 +119,7 @@ struct RowMajorAStore {
 /** @brief Lecture de A rangée par lignes par le tuilage par warp (étape 10) : 4 pas kk par float4. */
 template <typename Layout, typename Config>
 struct WarpRowMajorARead {
-    using Tile = WarpTileOf<Config>;
+    using Tile = WarpTileOf<Config>;  ///< la géométrie de warp du noyau
     static constexpr int rows = Tile::WMITER * Config::thread_m;  ///< lignes de A par thread
     static constexpr const char* name = "lecture de A";           ///< pour les messages
     static constexpr int threads = Config::threads;               ///< threads du bloc
