@@ -1,5 +1,6 @@
 """Lecteur de code machine (tools/python/noyaux_outils/code_machine.py), sur une sortie de
-cuobjdump simulée : noyaux, instructions, ressources, recherche par nom, outils en échec."""
+cuobjdump simulée : noyaux, instructions, ressources, recherche par nom, outils en échec ; et
+l'attente « part-ffma » de verifier_sass.py sur des boucles écrites à la main."""
 import shutil
 import stat
 import sys
@@ -11,6 +12,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "python"))
 
 from noyaux_outils import code_machine  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import verifier_sass  # noqa: E402
 
 # Deux noyaux : sgemm_naive et sgemm_naive2 (qu'une recherche de « sgemm_naive » doit écarter).
 SASS = """
@@ -87,6 +91,37 @@ class Reader(unittest.TestCase):
     def test_missing_tool_is_a_french_error(self):
         with self.assertRaisesRegex(code_machine.CodeMachineError, "outil introuvable"):
             code_machine.read_kernels(self.folder / "absent", self.binary, "sm_90a")
+
+
+def loop_kernel(body: list[str], inner_loop: bool = False) -> code_machine.Kernel:
+    """Un noyau dont la boucle sur K (fermée par BAR.SYNC puis BRA) contient @p body ; avec
+    @p inner_loop, @p body forme en plus une boucle interne, roulée."""
+    lines = ["LDS.128 R4, [R2]"] + body
+    instructions = [(f"{16 * i:04x}", text) for i, text in enumerate(lines)]
+    if inner_loop:
+        instructions.append((f"{16 * len(instructions):04x}", "@P0 BRA 0x10"))
+    instructions.append((f"{16 * len(instructions):04x}", "BAR.SYNC.DEFER_BLOCKING 0x0"))
+    instructions.append((f"{16 * len(instructions):04x}", "@P1 BRA 0x0"))
+    instructions.append((f"{16 * len(instructions):04x}", "EXIT"))
+    return code_machine.Kernel("_Z1kv", "k()", instructions, registers=32, local=0)
+
+
+class FfmaShare(unittest.TestCase):
+    def test_share_of_the_k_tile_loop(self):
+        kernel = loop_kernel(["FFMA R1, R2, R3, R1"] * 18)  # 18 FFMA sur 21 instructions
+        self.assertIsNone(verifier_sass.check(kernel, "part-ffma>=85"))
+        message = verifier_sass.check(kernel, "part-ffma>=90")
+        self.assertRegex(message, r"18 FFMA sur 21 instructions, soit 85\.7 % ; attendu au moins 90 %")
+
+    def test_rolled_inner_loop_is_refused_whatever_its_share(self):
+        kernel = loop_kernel(["FFMA R1, R2, R3, R1"] * 30, inner_loop=True)
+        message = verifier_sass.check(kernel, "part-ffma>=50")
+        self.assertRegex(message, "ne contient pas la barrière de fin de tuile.*boucle kk")
+
+    def test_expectations_are_validated(self):
+        self.assertTrue(verifier_sass.valid("part-ffma>=90"))
+        self.assertTrue(verifier_sass.valid("warps-par-sm>=12"))
+        self.assertFalse(verifier_sass.valid("part-ffma>90"))
 
 
 if __name__ == "__main__":

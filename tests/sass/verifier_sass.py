@@ -13,6 +13,13 @@ attentes sont déclarées par l'exemple dans son CMakeLists.txt :
     registres<=N         au plus N registres par thread
     entrees==N           exactement N noyaux (points d'entrée) de ce nom dans le binaire,
                          pour chaque architecture : un megakernel en compte un seul
+    part-ffma>=P         la boucle principale (celle qui a le plus de FFMA, comme sur les
+                         pages) est la boucle sur les tuiles de K (elle contient la barrière
+                         BAR.SYNC : aucune boucle interne n'est restée roulée) et au moins P %
+                         de ses instructions sont des FFMA
+    warps-par-sm>=N      au moins N warps résidents par SM selon le calcul d'occupation des
+                         pages (registres, mémoire partagée, __launch_bounds__ lus dans la
+                         construction) ; architectures du modèle seulement (sm_90, sm_90a)
 
 Une attente peut être limitée à une architecture : « sm_90a: contient HGMMA ».
 En cas d'échec, le message montre l'extrait de code machine en cause.
@@ -27,9 +34,14 @@ from pathlib import Path
 # Point d'entrée : la racine d'importation des modules Python de tools/ (le lecteur de code
 # machine y est partagé avec le site).
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "python"))
+# La boucle principale et l'occupation : les calculs mêmes qui rendent les pages (tools/mkdocs).
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools" / "mkdocs"))
 
 from noyaux_outils.code_machine import (  # noqa: E402
-    CodeMachineError, Kernel, kernels_named, matches, opcode)
+    CodeMachineError, Kernel, kernels_named, matches, opcode, run_tool)
+
+import occupation  # noqa: E402
+import sass  # noqa: E402
 
 EXCERPT_LINES = 40
 
@@ -52,9 +64,50 @@ def excerpt(kernel: Kernel, highlight: str | None = None) -> str:
     return "\n".join(lines)
 
 
+def ffma_share(kernel: Kernel, minimum: float) -> str | None:
+    """La boucle principale est celle des tuiles de K et compte au moins @p minimum % de FFMA."""
+    loop = sass.main_loop(kernel)
+    if not loop:
+        return f"aucune boucle dans le noyau ; code machine :\n{excerpt(kernel)}"
+    ffma = sum(opcode(text).split(".")[0] == "FFMA" for _, text in loop)
+    share = 100 * ffma / len(loop)
+    shown = "\n".join(f"       /*{address}*/ {text}" for address, text in loop[:EXCERPT_LINES])
+    if not any(matches(text, "BAR") for _, text in loop):
+        return (f"la boucle la plus riche en FFMA ({ffma} FFMA sur {len(loop)} instructions, "
+                f"{share:.1f} %) ne contient pas la barrière de fin de tuile : c'est une boucle "
+                "interne restée roulée (la boucle kk, à dérouler avec #pragma unroll), qui "
+                f"s'exécute plusieurs fois par tuile de K :\n{shown}")
+    if share < minimum:
+        return (f"la boucle sur les tuiles de K compte {ffma} FFMA sur {len(loop)} instructions, "
+                f"soit {share:.1f} % ; attendu au moins {minimum:g} % :\n{shown}")
+    return None
+
+
+def resident_warps(kernel: Kernel, arch: str, elf: str, minimum: int) -> str | None:
+    """Au moins @p minimum warps résidents par SM, selon le calcul d'occupation des pages."""
+    threads = occupation.max_threads(elf, kernel.mangled)
+    if threads is None:
+        return "pas de borne __launch_bounds__ : la taille de bloc n'est pas lisible"
+    try:
+        result = occupation.occupancy(
+            occupation.Usage(threads=threads, registers=kernel.registers or 0,
+                             shared_static=occupation.declared_shared(kernel.shared or 0,
+                                                                      occupation.ARCHITECTURES[arch])),
+            occupation.ARCHITECTURES[arch])
+    except occupation.OccupationError as error:
+        return str(error)
+    if result.warps < minimum:
+        return (f"{result.warps} warps résidents par SM ({result.blocks} bloc(s) de {threads} threads, "
+                f"{kernel.registers} registres par thread, facteur limitant : "
+                f"{' et '.join(result.limiting)}) ; attendu au moins {minimum}")
+    return None
+
+
 def check(kernel: Kernel, expectation: str) -> str | None:
     """Renvoie None si l'attente est tenue, sinon le message d'échec en français."""
     words = expectation.split()
+    if match := re.fullmatch(r"part-ffma>=(\d+(?:\.\d+)?)", expectation):
+        return ffma_share(kernel, float(match.group(1)))
     if len(words) == 2 and words[0] == "predique":
         if any(text.split()[0].startswith("@") and matches(text, words[1]) for _, text in kernel.instructions):
             return None
@@ -95,7 +148,9 @@ def valid(expectation: str) -> bool:
     return ((len(words) == 2 and words[0] in ("contient", "absent", "predique"))
             or expectation == "sans-debordement"
             or re.fullmatch(r"registres<=\d+", expectation) is not None
-            or re.fullmatch(r"entrees==\d+", expectation) is not None)
+            or re.fullmatch(r"entrees==\d+", expectation) is not None
+            or re.fullmatch(r"part-ffma>=\d+(\.\d+)?", expectation) is not None
+            or re.fullmatch(r"warps-par-sm>=\d+", expectation) is not None)
 
 
 def main() -> int:
@@ -111,7 +166,8 @@ def main() -> int:
     for _, expectation in expectations:
         if not valid(expectation):
             print(f"verifier_sass : attente invalide « {expectation} » ; formes admises : "
-                  "contient MOTIF, absent MOTIF, predique MOTIF, sans-debordement, registres<=N, entrees==N",
+                  "contient MOTIF, absent MOTIF, predique MOTIF, sans-debordement, registres<=N, entrees==N, "
+                  "part-ffma>=P, warps-par-sm>=N",
                   file=sys.stderr)
             return 2
     if not args.binaire.is_file():
@@ -149,7 +205,16 @@ def main() -> int:
                     continue
                 if expectation.startswith("entrees=="):
                     continue
-                problem = check(kernel, expectation)
+                if match := re.fullmatch(r"warps-par-sm>=(\d+)", expectation):
+                    if arch not in occupation.ARCHITECTURES:
+                        print(f"verifier_sass : « {expectation} » : pas de modèle d'occupation pour {arch} "
+                              f"(connues : {', '.join(sorted(occupation.ARCHITECTURES))}) ; "
+                              f"préfixez l'attente par « sm_90a: »", file=sys.stderr)
+                        return 2
+                    elf = run_tool([str(args.outils / "cuobjdump"), "-elf", "-arch", arch, str(args.binaire)])
+                    problem = resident_warps(kernel, arch, elf, int(match.group(1)))
+                else:
+                    problem = check(kernel, expectation)
                 if problem:
                     print(f"ÉCHEC {arch} {kernel.name} : attendu « {expectation} » : {problem}")
                     failures += 1

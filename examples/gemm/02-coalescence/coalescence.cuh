@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(32 * 32)  // les blocs 32×32 du lanceur
     if (row < m && col < n) {
         float sum = 0.0f;
         for (int i = 0; i < k; ++i) sum += a[row * k + i] * b[i * n + col];
-        c[row * n + col] = alpha * sum + beta * c[row * n + col];
+        c[row * n + col] = beta == 0.0f ? alpha * sum : alpha * sum + beta * c[row * n + col];
     }
 }
 // --8<-- [end:noyau]

@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(TILE * TILE)
         for (int i = 0; i < TILE; ++i) sum += a_tile[threadIdx.y][i] * b_tile[i][threadIdx.x];
         __syncthreads();  // plus personne ne lit les tuiles quand la tranche suivante les écrase
     }
-    if (row < m && col < n) c[row * n + col] = alpha * sum + beta * c[row * n + col];
+    if (row < m && col < n) c[row * n + col] = beta == 0.0f ? alpha * sum : alpha * sum + beta * c[row * n + col];
 }
 // --8<-- [end:noyau]
 

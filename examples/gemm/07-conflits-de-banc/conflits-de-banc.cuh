@@ -11,11 +11,11 @@
  */
 #pragma once
 
+#include "gemm/common/bank_model.hpp"
 #include "gemm/common/kernel.cuh"
 #include "gemm/common/vectorized.cuh"
 
 #include <algorithm>
-#include <array>
 
 namespace noyaux::gemm {
 
@@ -71,62 +71,9 @@ struct ConflictFreeLayout {
 static_assert(ConflictFreeLayout::a_pitch % 4 == 0);
 
 // --8<-- [start:analyse]
-inline constexpr int warp_size = 32;   ///< lanes d'un warp
-inline constexpr int bank_count = 32;  ///< bancs de 4 octets de la mémoire partagée
-
-/** @brief Accès d'un warp à la mémoire partagée : premier mot (4 octets) de chaque lane. */
-struct WarpAccess {
-    std::array<int, warp_size> word{};  ///< indice, en flottants, du premier mot de chaque lane
-    int width = 1;                      ///< mots par lane : 1 (32 bits) ou 4 (128 bits)
-};
-
-/** @brief Banc du premier mot de chaque lane : (adresse / 4) mod 32. */
-constexpr std::array<int, warp_size> banks(const WarpAccess& access) {
-    std::array<int, warp_size> result{};
-    for (int lane = 0; lane < warp_size; ++lane) result[lane] = access.word[lane] % bank_count;
-    return result;
-}
-
-/**
- * @brief Passes nécessaires à une phase d'un accès : le plus grand nombre de mots distincts
- *        qu'un même banc doit y servir (1 : aucun conflit).
- * @param access l'accès du warp
- * @param first première lane de la phase
- *
- * Modèle : une passe transfère au plus 128 octets, un mot par banc. Un accès de 32 bits
- * forme une seule phase de 32 lanes ; un accès de 128 bits, quatre phases de 8 lanes
- * consécutives. Un mot lu par plusieurs lanes est diffusé : il ne compte qu'une fois.
- */
-constexpr int phase_passes(const WarpAccess& access, int first) {
-    std::array<int, bank_count> words_per_bank{};
-    std::array<int, warp_size> seen{};  // mots de la phase déjà comptés
-    int seen_count = 0, most = 1;
-    for (int lane = first; lane < first + warp_size / access.width; ++lane)
-        for (int i = 0; i < access.width; ++i) {
-            const int word = access.word[lane] + i;
-            if (std::find(seen.begin(), seen.begin() + seen_count, word) != seen.begin() + seen_count)
-                continue;
-            seen[seen_count++] = word;
-            most = std::max(most, ++words_per_bank[word % bank_count]);
-        }
-    return most;
-}
-
-/** @brief Degré de conflit d'un accès : le pire nombre de passes de ses phases (1 : aucun). */
-constexpr int conflict_degree(const WarpAccess& access) {
-    int degree = 1;
-    for (int first = 0; first < warp_size; first += warp_size / access.width)
-        degree = std::max(degree, phase_passes(access, first));
-    return degree;
-}
-
-/** @brief Passes d'un accès, toutes phases comprises : 1 au mieux en 32 bits, 4 en 128 bits. */
-constexpr int passes(const WarpAccess& access) {
-    int total = 0;
-    for (int first = 0; first < warp_size; first += warp_size / access.width)
-        total += phase_passes(access, first);
-    return total;
-}
+// Le modèle (bancs, phases, passes, degré de conflit) est dans common/bank_model.hpp : les
+// étapes suivantes le réutilisent pour vérifier leurs propres dispositions.
+using namespace bank_model;
 
 /** @brief Les accès du noyau à la mémoire partagée, pour une tuile K. */
 enum class SharedAccess {

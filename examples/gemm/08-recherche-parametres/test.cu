@@ -24,4 +24,24 @@ INSTANTIATE_TYPED_TEST_SUITE_P(RechercheParametres, GemmLadderTest,
                                AsTestTypes<SweptConfigurations>::type);
 // --8<-- [end:garanties]
 
+/** @brief Vérifie chaque configuration de la liste avec le modèle de bancs de l'étape 7. */
+template <typename... Kernels>
+void expect_all_conflict_free(ConfigurationList<Kernels...>) {
+    (expect_conflict_free("sgemm_tunable " + Kernels::parameters(), typename Kernels::SharedAccesses{}), ...);
+}
+
+TEST(SharedMemoryBanks, Step7PaddingLeftTwoWayConflicts) {
+    // La disposition d'avant : la marge de 4 flottants de l'étape 7, qui ne sépare que deux
+    // lignes kk ; avec BK = 16, quatre threads se partagent une ligne de A (degré 2), et B sans
+    // permutation conflicte à la lecture de carrés de 8 colonnes (degré 2).
+    using Before = TransposedLayout<128, 128, 16, 4>;
+    EXPECT_EQ((bank_model::worst_degree<bank_model::TransposedAStore<Before, 128, 128, 16, 256>>()), 2);
+    EXPECT_EQ((bank_model::worst_degree<bank_model::SquareBRead<Before, 128, 16, 8, 8, 256>>()), 2);
+}
+
+TEST(SharedMemoryBanks, NoSweptConfigurationHasConflicts) {
+    expect_all_conflict_free(SweptConfigurations{});
+    expect_conflict_free("configuration retenue", TunedKernel::SharedAccesses{});
+}
+
 }  // namespace noyaux::gemm

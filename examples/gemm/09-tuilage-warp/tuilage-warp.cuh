@@ -7,10 +7,18 @@
 #pragma once
 
 #include "gemm/common/kernel.cuh"
+#include "gemm/common/shared_accesses.cuh"
 #include "gemm/common/vector_tiles.cuh"
 #include "gemm/common/warptiling.cuh"
 
 namespace noyaux::gemm {
+
+/**
+ * @brief Disposition des tuiles en mémoire partagée de l'étape 9 : A transposée et permutée,
+ *        sans conflit de banc à l'écriture (quatre threads par ligne de A, BK = 16).
+ */
+template <typename Config>
+using WarptilingLayout = SwizzledLayout<Config::block_m, Config::block_n, Config::block_k>;
 
 // --8<-- [start:noyau]
 /**
@@ -27,7 +35,7 @@ __global__ void __launch_bounds__(Config::threads)
     sgemm_warptiling([[maybe_unused]] int m, int n, int k, float alpha, const float* __restrict__ a,
                      const float* __restrict__ b, float beta, float* __restrict__ c) {
     constexpr int BM = Config::block_m, BN = Config::block_n, BK = Config::block_k;
-    using Layout = TransposedLayout<BM, BN, BK>;  // A transposée : a_tile[kk * BM + ligne]
+    using Layout = WarptilingLayout<Config>;  // A transposée et permutée
     alignas(16) __shared__ float a_tile[Layout::a_floats];
     alignas(16) __shared__ float b_tile[Layout::b_floats];
     const WarpTileOf<Config> tile_of_thread(threadIdx.x);
@@ -43,7 +51,7 @@ __global__ void __launch_bounds__(Config::threads)
                                                                           n, a_tile, b_tile);
         __syncthreads();
 
-        tile_of_thread.template multiply<BK>(a_tile, b_tile, accumulators);
+        tile_of_thread.template multiply<Layout, BK>(a_tile, b_tile, accumulators);
         __syncthreads();  // la tuile suivante écrase a_tile et b_tile
     }
 
@@ -59,6 +67,14 @@ __global__ void __launch_bounds__(Config::threads)
 struct WarptilingKernel : TiledStep<WarptilingKernel, WarptilingConfig, 16> {
     static constexpr const char* name = "sgemm_warptiling";           ///< nom affiché
     static constexpr auto kernel = sgemm_warptiling<WarptilingConfig>;  ///< le noyau instancié
+    /** @brief Ses accès à la mémoire partagée, pour le modèle de bancs de l'étape 7. */
+    using SharedAccesses = bank_model::AccessList<
+        bank_model::TransposedAStore<WarptilingLayout<WarptilingConfig>, WarptilingConfig::block_m,
+                      WarptilingConfig::block_n, WarptilingConfig::block_k, WarptilingConfig::threads>,
+        bank_model::BStore<WarptilingLayout<WarptilingConfig>, WarptilingConfig::block_m,
+                      WarptilingConfig::block_n, WarptilingConfig::block_k, WarptilingConfig::threads>,
+        bank_model::WarpTransposedARead<WarptilingLayout<WarptilingConfig>, WarptilingConfig>,
+        bank_model::WarpBRead<WarptilingLayout<WarptilingConfig>, WarptilingConfig>>;
 };
 // --8<-- [end:lancement]
 

@@ -6,12 +6,21 @@
 #pragma once
 
 #include "gemm/common/kernel.cuh"
+#include "gemm/common/shared_accesses.cuh"
 #include "gemm/common/vector_tiles.cuh"
 #include "gemm/common/warptiling.cuh"
 
 #include <cuda_pipeline_primitives.h>
 
 namespace noyaux::gemm {
+
+/**
+ * @brief Disposition des tuiles en mémoire partagée de l'étape 10 : A rangée par lignes, pour
+ *        la copier par blocs de 16 octets comme B (common/vector_tiles.cuh).
+ */
+template <typename Config>
+using DoubleBufferedLayout =
+    RowMajorALayout<Config::block_m, Config::block_n, Config::block_k, Config::thread_m>;
 
 // --8<-- [start:noyau]
 /**
@@ -33,8 +42,9 @@ __global__ void __launch_bounds__(Config::threads)
     using Tile = WarpTileOf<Config>;
     // Qui copie quoi : les indices du chargement de l'étape 9 (common/vector_tiles.cuh).
     using Load = VectorTileLoad<BM, BN, BK, Config::threads>;
-    alignas(16) __shared__ float a_tiles[2][BK * BM];  // transposées : [kk * BM + ligne]
-    alignas(16) __shared__ float b_tiles[2][BK * BN];
+    using Layout = DoubleBufferedLayout<Config>;
+    alignas(16) __shared__ float a_tiles[2][Layout::a_floats];
+    alignas(16) __shared__ float b_tiles[2][Layout::b_floats];
     const Tile tile_of_thread(threadIdx.x);
     const int tid = static_cast<int>(threadIdx.x);
 
@@ -43,18 +53,17 @@ __global__ void __launch_bounds__(Config::threads)
     c += blockIdx.y * BM * n + blockIdx.x * BN;
 
     // Lance la copie de la tuile qui commence à la colonne k0 de A (ligne k0 de B) vers le
-    // tampon stage, sans l'attendre. A est transposée élément par élément (copies de 4
-    // octets) ; B garde sa disposition (copies de 16 octets).
+    // tampon stage, sans l'attendre. A et B gardent leurs lignes (rangées selon Layout) : toutes
+    // les copies font 16 octets.
     auto load_tiles = [&](int stage, int k0) {
-        for (int pass = 0; pass < BM; pass += Load::a_rows_per_pass)
-            for (int j = 0; j < 4; ++j) {
-                const int row = Load::a_row(tid) + pass, col = Load::a_col(tid) + j;
-                __pipeline_memcpy_async(&a_tiles[stage][col * BM + row], &a[row * k + k0 + col],
-                                        sizeof(float));
-            }
+        for (int pass = 0; pass < BM; pass += Load::a_rows_per_pass) {
+            const int row = Load::a_row(tid) + pass, col = Load::a_col(tid);
+            __pipeline_memcpy_async(&a_tiles[stage][Layout::a(col, row)], &a[row * k + k0 + col],
+                                    4 * sizeof(float));
+        }
         for (int pass = 0; pass < BK; pass += Load::b_rows_per_pass) {
             const int row = Load::b_row(tid) + pass;
-            __pipeline_memcpy_async(&b_tiles[stage][row * BN + Load::b_col(tid)],
+            __pipeline_memcpy_async(&b_tiles[stage][Layout::b(row, Load::b_col(tid))],
                                     &b[(k0 + row) * n + Load::b_col(tid)], 4 * sizeof(float));
         }
         __pipeline_commit();
@@ -72,7 +81,7 @@ __global__ void __launch_bounds__(Config::threads)
         }
         __syncthreads();  // les copies des autres threads aussi
 
-        tile_of_thread.template multiply<BK>(a_tiles[stage], b_tiles[stage], accumulators);
+        tile_of_thread.template multiply_row_major_a<Layout, BK>(a_tiles[stage], b_tiles[stage], accumulators);
         __syncthreads();  // ce tampon sera réécrit par le chargement de l'itération suivante
     }
 
@@ -88,6 +97,14 @@ __global__ void __launch_bounds__(Config::threads)
 struct DoubleBufferedKernel : TiledStep<DoubleBufferedKernel, WarptilingConfig, 16> {
     static constexpr const char* name = "sgemm_double_buffered";           ///< nom affiché
     static constexpr auto kernel = sgemm_double_buffered<WarptilingConfig>;  ///< le noyau instancié
+    /** @brief Ses accès à la mémoire partagée, pour le modèle de bancs de l'étape 7. */
+    using SharedAccesses = bank_model::AccessList<
+        bank_model::RowMajorAStore<DoubleBufferedLayout<WarptilingConfig>, WarptilingConfig::block_m,
+                      WarptilingConfig::block_n, WarptilingConfig::block_k, WarptilingConfig::threads>,
+        bank_model::BStore<DoubleBufferedLayout<WarptilingConfig>, WarptilingConfig::block_m,
+                      WarptilingConfig::block_n, WarptilingConfig::block_k, WarptilingConfig::threads>,
+        bank_model::WarpRowMajorARead<DoubleBufferedLayout<WarptilingConfig>, WarptilingConfig>,
+        bank_model::WarpBRead<DoubleBufferedLayout<WarptilingConfig>, WarptilingConfig>>;
 };
 // --8<-- [end:lancement]
 

@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include <climits>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -60,6 +62,26 @@ inline void require_multiples(const Shape& shape, int tile_m, int tile_n, int ti
                                     " refusée ; M, N et K doivent être des multiples de " +
                                     std::to_string(tile_m) + ", " + std::to_string(tile_n) +
                                     " et " + std::to_string(tile_k));
+}
+
+/**
+ * @brief Refuse une forme dont une matrice a plus d'éléments qu'un int n'en indexe : les
+ *        noyaux de l'échelle calculent leurs indices en 32 bits (ligne × largeur + colonne).
+ * @param shape forme demandée (dimensions positives)
+ * @param kernel nom du noyau, pour le message
+ */
+inline void require_32bit_indices(const Shape& shape, const char* kernel) {
+    const std::int64_t m = shape.m, n = shape.n, k = shape.k;
+    const struct {
+        const char* name;
+        std::int64_t elements;
+    } matrices[] = {{"A (M·K)", m * k}, {"B (K·N)", k * n}, {"C (M·N)", m * n}};
+    for (const auto& matrix : matrices)
+        if (matrix.elements > INT_MAX)
+            throw UnsupportedShapeError(std::string(kernel) + " : forme " + to_string(shape) +
+                                        " refusée ; " + matrix.name + " compte " +
+                                        std::to_string(matrix.elements) + " éléments, ce qui dépasse " +
+                                        std::to_string(INT_MAX) + ", la limite de ses indices de 32 bits");
 }
 
 }  // namespace noyaux::gemm

@@ -37,7 +37,8 @@ Reference reference_gemm(const HostProblem& p) {
                 sum += product;
                 magnitude += std::fabs(product);
             }
-            const double old = p.c[row * n + col];
+            // β = 0 : C n'est pas lu (sémantique BLAS), un NaN de C non initialisé ne compte pas.
+            const double old = p.beta == 0.0f ? 0.0 : p.c[row * n + col];
             reference.c[row * n + col] = float(double(p.alpha) * sum + double(p.beta) * old);
             reference.bound[row * n + col] = float(
                 2.0 * (double(k) + 2.0) * unit_roundoff *

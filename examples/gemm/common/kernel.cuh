@@ -99,9 +99,10 @@ struct GemmStep {
     /** @brief Le noyau, pour vérifier qu'il a du code pour le GPU présent. */
     static const void* entry() { return reinterpret_cast<const void*>(Step::kernel); }
 
-    /** @brief Vérifie la forme et l'alignement, puis lance sans attendre. */
+    /** @brief Vérifie la forme, la taille de ses indices et l'alignement, puis lance sans attendre. */
     static void launch(const GemmArgs& args, cudaStream_t stream) {
         check_shape<Step>(args.shape);
+        require_32bit_indices(args.shape, Step::name);
         if constexpr (Step::alignment > sizeof(float)) check_alignment(args, Step::alignment, Step::name);
         const LaunchGeometry geometry = Step::geometry(args.shape);
         const auto [m, n, k] = args.shape;

@@ -14,6 +14,7 @@
 
 #include "gemm_reference.hpp"
 #include "runner.cuh"
+#include "shared_accesses.cuh"
 
 #ifndef SIMT_EMULATOR
 #include "cublas_gemm.cuh"
@@ -21,9 +22,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace noyaux::gemm {
@@ -52,6 +55,39 @@ void expect_correct_or_rejected(Shape shape, float alpha, float beta, Values val
     const std::vector<float> result = run_on_device<Kernel>(problem);
     const auto mismatch = first_mismatch(result, reference_gemm(problem), shape);
     EXPECT_FALSE(mismatch.has_value()) << to_string(shape) << " : " << mismatch.value_or("");
+}
+
+/**
+ * @brief Aucun des accès de la liste (bank_model::AccessList, pris aux fonctions d'indice du noyau)
+ *        n'est en conflit de banc sous le modèle de l'étape 7 ; @p what nomme l'étape.
+ */
+template <typename... Accesses>
+void expect_conflict_free(const std::string& what, bank_model::AccessList<Accesses...>) {
+    (
+        [&] {
+            const int degree = bank_model::worst_degree<Accesses>();
+            EXPECT_EQ(degree, 1) << what << " : " << Accesses::name << " en conflit de banc de degré "
+                                 << degree << " sous le modèle de l'étape 7 (1 : aucun conflit)";
+        }(),
+        ...);
+}
+
+/**
+ * @brief Exactitude à grande taille : entiers de -2 à 2, dont tout produit partiel est exact
+ *        en fp32 (|somme| ≤ 4·K < 2²⁴) ; le résultat doit égaler la référence bit à bit.
+ */
+template <GemmKernel Kernel>
+void expect_exact_at(const Shape& shape) {
+    const HostProblem problem = make_problem(shape, 1.0f, 0.0f, Values::small_integers);
+    const std::vector<float> result = run_on_device<Kernel>(problem);
+    const Reference reference = reference_gemm(problem);
+    std::size_t wrong = 0, first = 0;
+    for (std::size_t i = 0; i < result.size(); ++i)
+        if (result[i] != reference.c[i] && wrong++ == 0) first = i;
+    EXPECT_EQ(wrong, 0u) << Kernel::name << " à " << to_string(shape) << " : " << wrong
+                         << " élément(s) faux, le premier C[" << first / std::size_t(shape.n) << "]["
+                         << first % std::size_t(shape.n) << "] = " << result[first] << " au lieu de "
+                         << reference.c[first];
 }
 
 template <typename Kernel>
@@ -112,6 +148,33 @@ TYPED_TEST_P(GemmLadderTest, NanAndInfInCAreDetected) {
     EXPECT_NE(second->find("C[1][1] = inf"), std::string::npos) << *second;
 }
 
+TYPED_TEST_P(GemmLadderTest, BetaZeroNeverReadsC) {
+    // Sémantique BLAS : avec β = 0, C est seulement écrit ; un C non initialisé (ici, que des
+    // NaN) ne doit pas transparaître dans le résultat (β·NaN vaut NaN).
+    const Shape shape = shape_from_tiles<TypeParam>(1, 1, 1);
+    HostProblem problem = make_problem(shape, 1.0f, 0.0f, Values::small_integers);
+    std::fill(problem.c.begin(), problem.c.end(), std::numeric_limits<float>::quiet_NaN());
+    const std::vector<float> result = run_on_device<TypeParam>(problem);
+    const auto mismatch = first_mismatch(result, reference_gemm(problem), shape);
+    EXPECT_FALSE(mismatch.has_value()) << "β = 0 et C rempli de NaN : " << mismatch.value_or("");
+}
+
+TYPED_TEST_P(GemmLadderTest, ShapesBeyond32BitIndicesAreRejected) {
+    // Les noyaux indexent en int : M·K, K·N ou M·N au-delà de 2³¹ - 1 éléments débordent.
+    GemmArgs args;
+    args.shape = shape_from_tiles<TypeParam>(1, 1, 1);
+    args.shape.m = args.shape.n = 1 << 16;  // M·N = 2³², multiples de toute tuile de l'échelle
+    args.shape.m -= args.shape.m % TypeParam::granularity.m;
+    args.shape.n -= args.shape.n % TypeParam::granularity.n;
+    try {
+        TypeParam::launch(args, nullptr);
+        ADD_FAILURE() << to_string(args.shape) << " acceptée : ses indices débordent un int";
+    } catch (const UnsupportedShapeError& error) {
+        EXPECT_NE(std::string(error.what()).find("dépasse"), std::string::npos) << error.what();
+    }
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess);  // rien n'a été lancé
+}
+
 TYPED_TEST_P(GemmLadderTest, InvalidShapesAreRejectedBeforeLaunch) {
     GemmArgs args;
     for (const Shape shape : {Shape{0, 8, 8}, Shape{8, -1, 8}, Shape{8, 8, 0}}) {
@@ -160,14 +223,14 @@ TYPED_TEST_P(GemmLadderTest, AgreesWithCublas) {
 
 REGISTER_TYPED_TEST_SUITE_P(GemmLadderTest, MultiplesOfTheTileAreExact, UniformValuesWithinErrorBound,
                             SizesThatAreNotMultiplesOfTheTile, InnerDimensionOfOne,
-                            AlphaAndBetaVariants, NanAndInfInCAreDetected,
-                            InvalidShapesAreRejectedBeforeLaunch,
+                            AlphaAndBetaVariants, NanAndInfInCAreDetected, BetaZeroNeverReadsC,
+                            ShapesBeyond32BitIndicesAreRejected, InvalidShapesAreRejectedBeforeLaunch,
                             MisalignedPointersAreRejectedBeforeLaunch, AgreesWithCublas);
 #else
 REGISTER_TYPED_TEST_SUITE_P(GemmLadderTest, MultiplesOfTheTileAreExact, UniformValuesWithinErrorBound,
                             SizesThatAreNotMultiplesOfTheTile, InnerDimensionOfOne,
-                            AlphaAndBetaVariants, NanAndInfInCAreDetected,
-                            InvalidShapesAreRejectedBeforeLaunch,
+                            AlphaAndBetaVariants, NanAndInfInCAreDetected, BetaZeroNeverReadsC,
+                            ShapesBeyond32BitIndicesAreRejected, InvalidShapesAreRejectedBeforeLaunch,
                             MisalignedPointersAreRejectedBeforeLaunch);
 #endif
 

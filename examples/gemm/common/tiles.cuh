@@ -42,7 +42,7 @@ __device__ __forceinline__ void update_c(float* c, int n, float alpha, float bet
 #pragma unroll
         for (int j = 0; j < TN; ++j) {
             float& out = c[i * n + j];
-            out = alpha * results[i * TN + j] + beta * out;
+            out = beta == 0.0f ? alpha * results[i * TN + j] : alpha * results[i * TN + j] + beta * out;
         }
 }
 // --8<-- [end:epilogue]

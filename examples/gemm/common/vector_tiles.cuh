@@ -50,6 +50,62 @@ struct TransposedLayout {
 };
 // --8<-- [end:disposition]
 
+// --8<-- [start:permutation]
+/**
+ * @brief Disposition sans conflit de banc des étapes 8 et 9, pour toute tranche BK ≤ 32 que
+ *        charge VectorTileLoad : A transposée sans marge, dont chaque ligne kk est permutée par
+ *        un « ou exclusif », et B aux blocs de 16 octets permutés comme à l'étape 7.
+ *
+ * À chaque écriture de A, un warp écrit 32/G lignes mm consécutives (G = BK/4 threads par
+ * ligne de A) dans G lignes kk distantes de 4 : la marge de l'étape 7 ne sépare que deux
+ * lignes kk (écart de 16 bancs), pas quatre. Le « ou exclusif » de mm avec (32/G)·((kk/4) mod G)
+ * envoie chacune des G lignes kk sur son propre groupe de 32/G bancs. C'est un multiple de 4 :
+ * les float4 lus restent contigus et alignés, et une lecture (kk fixé) ne fait que permuter
+ * ses bancs, sans en créer de conflit.
+ */
+template <int BM, int BN, int BK>
+struct SwizzledLayout {
+    static_assert(BK % 4 == 0 && BK <= 32, "au moins 4 lignes mm par groupe de bancs");
+    static_assert(BM % 32 == 0 && BN % 4 == 0, "le ou exclusif reste dans la ligne de A");
+    static constexpr int a_floats = BK * BM;  ///< taille de la tuile de A
+    static constexpr int b_floats = BK * BN;  ///< taille de la tuile de B
+    static constexpr int rows_per_group = 32 / (BK / 4);  ///< lignes mm par groupe de bancs
+    /** @brief Indice de l'élément (kk, mm) de la tuile de A transposée, mm permuté selon kk. */
+    __host__ __device__ static constexpr int a(int kk, int mm) {
+        return kk * BM + (mm ^ (rows_per_group * ((kk / 4) % (BK / 4))));
+    }
+    /** @brief Indice de l'élément (kk, nn) de la tuile de B, blocs de 16 octets permutés. */
+    __host__ __device__ static constexpr int b(int kk, int nn) {
+        const int block = nn / 4;
+        return kk * BN + 4 * (block ^ ((block / 8) % 2)) + nn % 4;
+    }
+};
+// --8<-- [end:permutation]
+
+// --8<-- [start:lignes]
+/**
+ * @brief Disposition sans conflit de banc de l'étape 10 : A rangée par lignes (comme en
+ *        mémoire globale, ce que permettent des copies de 16 octets), B comme SwizzledLayout.
+ *
+ * Une ligne mm de A compte BK flottants, en BK/4 blocs de 16 octets. Un warp du tuilage par
+ * warp lit, dans une même phase de 8 lanes, le même bloc de deux lignes distantes de ROWS
+ * (la hauteur TM du carré d'un thread) : sans permutation, les deux tomberaient sur les mêmes
+ * bancs. Le bloc q de la ligne mm est donc rangé à la place q ⊕ ((mm / ROWS) mod (BK/4)).
+ */
+template <int BM, int BN, int BK, int ROWS>
+struct RowMajorALayout {
+    static_assert(BK % 4 == 0 && BN % 4 == 0, "blocs de 16 octets");
+    static constexpr int a_floats = BM * BK;  ///< taille de la tuile de A
+    static constexpr int b_floats = BK * BN;  ///< taille de la tuile de B
+    /** @brief Indice de l'élément (kk, mm) de la tuile de A, rangée par lignes, blocs permutés. */
+    __host__ __device__ static constexpr int a(int kk, int mm) {
+        return mm * BK + 4 * ((kk / 4) ^ ((mm / ROWS) % (BK / 4))) + kk % 4;
+    }
+    /** @brief Indice de l'élément (kk, nn) de la tuile de B, blocs de 16 octets permutés. */
+    __host__ __device__ static constexpr int b(int kk, int nn) { return SwizzledLayout<BM, BN, BK>::b(kk, nn); }
+};
+// --8<-- [end:lignes]
+
 // --8<-- [start:chargement]
 /**
  * @brief Chargement d'une tranche BK de A (BM×BK) et de B (BK×BN) par les THREADS threads
@@ -124,7 +180,7 @@ __device__ __forceinline__ void multiply_slice(const float* a_tile, const float*
 
 // --8<-- [start:epilogue]
 /**
- * @brief C ← α·acc + β·C pour TM×TN éléments d'un thread, lus et écrits par float4 ; @p c
+ * @brief C ← α·acc + β·C pour TM×TN éléments d'un thread, lus (si β ≠ 0) et écrits par float4 ; @p c
  *        pointe sur le premier, dans C de largeur @p n ; acc[i·STRIDE + j] (STRIDE : TN si
  *        le thread n'a qu'un carré de résultats).
  */
@@ -137,6 +193,10 @@ __device__ __forceinline__ void update_c4(float* c, int n, float alpha, float be
         for (int j = 0; j < TN; j += 4) {
             float* out = &c[i * n + j];
             const float* in = &acc[i * STRIDE + j];
+            if (beta == 0.0f) {  // C n'est pas lu : un NaN de C non initialisé ne se propage pas
+                store4(out, make_float4(alpha * in[0], alpha * in[1], alpha * in[2], alpha * in[3]));
+                continue;
+            }
             const float4 old = load4(out);
             store4(out, make_float4(alpha * in[0] + beta * old.x, alpha * in[1] + beta * old.y,
                                     alpha * in[2] + beta * old.z, alpha * in[3] + beta * old.w));

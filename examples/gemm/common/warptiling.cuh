@@ -45,32 +45,46 @@ struct WarpTile {
     int thread_col;  ///< colonne du thread dans sa sous-tuile
 
     /** @brief Position du thread @p thread (threadIdx.x) dans la tuile. */
-    __device__ explicit WarpTile(int thread)
+    __host__ __device__ constexpr explicit WarpTile(int thread)
         : warp_row(thread / 32 / (BN / WN)), warp_col(thread / 32 % (BN / WN)),
           thread_row(thread % 32 / (WSUBN / TN)), thread_col(thread % 32 % (WSUBN / TN)) {}
 
+    /** @brief Première ligne de la tuile de bloc que lit le thread dans la sous-tuile @p wm. */
+    __host__ __device__ constexpr int a_row(int wm) const {
+        return warp_row * WM + wm * WSUBM + thread_row * TM;
+    }
+    /** @brief Première colonne de la tuile de bloc que lit le thread dans la sous-tuile @p wn. */
+    __host__ __device__ constexpr int b_col(int wn) const {
+        return warp_col * WN + wn * WSUBN + thread_col * TN;
+    }
+
     // --8<-- [start:produit]
     /**
-     * @brief Accumule le produit d'une tuile BK de A (transposée : a_tile[kk * BM + ligne])
-     *        par une tuile BK de B (b_tile[kk * BN + colonne]) dans les registres du thread.
+     * @brief Accumule le produit d'une tuile BK de A (transposée, élément (kk, ligne) en
+     *        a_tile[Layout::a(kk, ligne)]) par une tuile BK de B (b_tile[Layout::b(kk, colonne)])
+     *        dans les registres du thread ; toutes les lectures font 128 bits.
      */
-    template <int BK>
+    template <typename Layout, int BK>
     __device__ void multiply(const float* a_tile, const float* b_tile, float* accumulators) const {
-        float a_values[WMITER * TM];
-        float b_values[WNITER * TN];
+        static_assert(TM % 4 == 0 && TN % 4 == 0, "valeurs lues par float4");
+        // Déroulée explicitement : sans la directive, nvcc 13.0 laisse cette boucle roulée (pour
+        // sm_90a), et ses compteurs et branchements s'exécutent BK fois par tuile. Déroulée, elle
+        // prend plus de 200 registres par thread : 8 warps par SM au lieu de 12 ; les plafonner
+        // à 168 (__launch_bounds__(128, 3)) fait déborder les registres en mémoire locale.
+#pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
+            float a_values[WMITER * TM];
+            float b_values[WNITER * TN];
 #pragma unroll
             for (int wm = 0; wm < WMITER; ++wm)
 #pragma unroll
-                for (int i = 0; i < TM; ++i)
-                    a_values[wm * TM + i] =
-                        a_tile[kk * BM + warp_row * WM + wm * WSUBM + thread_row * TM + i];
+                for (int i = 0; i < TM; i += 4)
+                    unpack4(load4(&a_tile[Layout::a(kk, a_row(wm) + i)]), &a_values[wm * TM + i]);
 #pragma unroll
             for (int wn = 0; wn < WNITER; ++wn)
 #pragma unroll
-                for (int j = 0; j < TN; ++j)
-                    b_values[wn * TN + j] =
-                        b_tile[kk * BN + warp_col * WN + wn * WSUBN + thread_col * TN + j];
+                for (int j = 0; j < TN; j += 4)
+                    unpack4(load4(&b_tile[Layout::b(kk, b_col(wn) + j)]), &b_values[wn * TN + j]);
             // Produit extérieur : chaque valeur chargée sert TN (ou TM) fois.
 #pragma unroll
             for (int wm = 0; wm < WMITER; ++wm)
@@ -85,6 +99,51 @@ struct WarpTile {
         }
     }
     // --8<-- [end:produit]
+
+    // --8<-- [start:produit-lignes]
+    /**
+     * @brief Comme multiply, mais A rangée par lignes (élément (kk, ligne) en
+     *        a_tile[Layout::a(kk, ligne)], 4 valeurs de kk consécutives contiguës), telle que
+     *        la déposent des copies asynchrones de 16 octets : chaque float4 lu de A porte
+     *        4 pas kk d'une ligne, et sert aux 4 pas suivants.
+     */
+    template <typename Layout, int BK>
+    __device__ void multiply_row_major_a(const float* a_tile, const float* b_tile,
+                                         float* accumulators) const {
+        static_assert(BK % 4 == 0 && TN % 4 == 0, "valeurs lues par float4");
+#pragma unroll
+        for (int k4 = 0; k4 < BK; k4 += 4) {
+            float a_values[WMITER * TM][4];  // 4 pas kk de chaque ligne du thread
+#pragma unroll
+            for (int wm = 0; wm < WMITER; ++wm) {
+                // Les TM lignes d'un thread ont la même permutation (Layout::a, ROWS = TM) : leurs
+                // blocs sont à BK flottants l'un de l'autre, des décalages constants.
+                const float* rows = &a_tile[Layout::a(k4, a_row(wm))];
+#pragma unroll
+                for (int i = 0; i < TM; ++i) unpack4(load4(rows + i * BK), a_values[wm * TM + i]);
+            }
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {
+                float b_values[WNITER * TN];
+#pragma unroll
+                for (int wn = 0; wn < WNITER; ++wn)
+#pragma unroll
+                    for (int j = 0; j < TN; j += 4)
+                        unpack4(load4(&b_tile[Layout::b(k4 + kk, b_col(wn) + j)]), &b_values[wn * TN + j]);
+#pragma unroll
+                for (int wm = 0; wm < WMITER; ++wm)
+#pragma unroll
+                    for (int wn = 0; wn < WNITER; ++wn)
+#pragma unroll
+                        for (int i = 0; i < TM; ++i)
+#pragma unroll
+                            for (int j = 0; j < TN; ++j)
+                                accumulators[(wm * TM + i) * (WNITER * TN) + wn * TN + j] +=
+                                    a_values[wm * TM + i][kk] * b_values[wn * TN + j];
+            }
+        }
+    }
+    // --8<-- [end:produit-lignes]
 
     // --8<-- [start:epilogue]
     /**

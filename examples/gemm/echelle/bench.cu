@@ -8,7 +8,7 @@
  *
  * Ce qui est mesuré, et pourquoi (comparaison avec SGEMM_CUDA dans docs/gemm/synthese.md) :
  * - chaque noyau est d'abord comparé à cuBLAS, une fois par taille ; s'il s'en écarte au-delà
- *   de la borne d'erreur, il n'est pas chronométré (SkipWithError) ;
+ *   de la borne d'erreur, le benchmark s'arrête en échec (code 1) ;
  * - chaque itération repart du même C (copie d'un original) et vide le cache L2 en écrivant
  *   un tampon de deux fois sa taille, hors de la mesure : β·C ne s'accumule pas d'une
  *   itération à l'autre et aucune opérande n'est encore dans le L2 ;

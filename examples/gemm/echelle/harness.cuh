@@ -6,7 +6,8 @@
  *
  * Ce qui est mesuré, et pourquoi (comparaison avec SGEMM_CUDA dans docs/gemm/synthese.md) :
  * - chaque noyau est d'abord comparé à cuBLAS, une fois par taille ; s'il s'en écarte au-delà
- *   de la borne d'erreur, il n'est pas chronométré (SkipWithError) ;
+ *   de la borne d'erreur, le benchmark s'arrête en échec (code 1) : un résultat faux n'est pas
+ *   une mesure manquante ;
  * - chaque itération repart du même C (copie d'un original) et vide le cache L2 en écrivant
  *   un tampon de deux fois sa taille, hors de la mesure : β·C ne s'accumule pas d'une
  *   itération à l'autre et aucune opérande n'est encore dans le L2 ;
@@ -34,6 +35,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <optional>
@@ -327,16 +329,20 @@ void verify_once(Workspace& workspace) {
     static std::map<std::string, std::optional<std::string>> verdicts;
     auto [verdict, first_time] = verdicts.try_emplace(noyaux::gemm::to_string(workspace.shape()));
     if (first_time) {
+        std::optional<std::string> mismatch;
         try {
             workspace.reset_c();
             Kernel::launch(workspace.args(), nullptr);
             NOYAUX_CHECK_LAUNCH();
-            if (const auto mismatch = workspace.disagreement_with_cublas())
-                verdict->second = std::string(Kernel::name) + " en désaccord avec cuBLAS à " +
-                                  noyaux::gemm::to_string(workspace.shape()) + " : " + *mismatch +
-                                  " ; noyau non mesuré";
+            mismatch = workspace.disagreement_with_cublas();
         } catch (const std::exception& error) {
             verdict->second = error.what();
+        }
+        // Un résultat faux n'est pas une mesure manquante : le benchmark entier échoue.
+        if (mismatch) {
+            std::fprintf(stderr, "ÉCHEC : %s en désaccord avec cuBLAS à %s : %s\n", Kernel::name,
+                         noyaux::gemm::to_string(workspace.shape()).c_str(), mismatch->c_str());
+            std::exit(EXIT_FAILURE);
         }
     }
     if (verdict->second) throw std::runtime_error(*verdict->second);
