@@ -167,34 +167,16 @@ TEST(AuDelaDeBoehmRasterisation, EveryTileOnceAndGroupsOfRowsFirst) {
 // --8<-- [start:analyse]
 namespace {
 
-/** @brief Accès de 128 bits d'un warp : premier mot (4 octets) du float4 de chaque lane. */
-struct WarpAccess {
-    std::array<int, 32> word{};  ///< indice, en flottants, du premier mot de chaque lane
-};
+using bank_model::conflict_degree;  // le modèle de l'étape 7 (common/bank_model.hpp)
+using bank_model::WarpAccess;
 
 /** @brief Accès de 128 bits du warp @p warp : la lane l lit ou écrit le float4 word(tid). */
 template <typename Word>
 WarpAccess warp_access128(int warp, Word word) {
     WarpAccess access;
-    for (int lane = 0; lane < 32; ++lane) access.word[lane] = word(warp * 32 + lane);
+    access.width = 4;
+    for (int lane = 0; lane < bank_model::warp_size; ++lane) access.word[lane] = word(warp * 32 + lane);
     return access;
-}
-
-/**
- * @brief Degré de conflit selon le modèle de l'étape 7 : un accès de 128 bits forme quatre
- *        phases de 8 lanes consécutives ; une phase demande autant de passes que le plus
- *        grand nombre de mots distincts qu'un banc doit y servir (1 : aucun conflit).
- */
-int conflict_degree(const WarpAccess& access) {
-    int degree = 1;
-    for (int first = 0; first < 32; first += 8) {
-        std::set<int> words;
-        for (int lane = first; lane < first + 8; ++lane)
-            for (int i = 0; i < 4; ++i) words.insert(access.word[lane] + i);
-        std::array<int, 32> per_bank{};
-        for (const int word : words) degree = std::max(degree, ++per_bank[word % 32]);
-    }
-    return degree;
 }
 
 /**
