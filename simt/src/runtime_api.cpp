@@ -331,10 +331,13 @@ cudaError_t cudaFree(void* pointer) {
 cudaError_t cudaMallocHost(void** pointer, size_t size) {
     if (!pointer) return fail(cudaErrorInvalidValue);
     *pointer = std::malloc(std::max<std::size_t>(size, 1));
-    return *pointer ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+    if (!*pointer) return fail(cudaErrorMemoryAllocation);
+    simt::detail::register_replay_region(*pointer, size, "mémoire hôte épinglée");  // SIMT_ORDRES
+    return cudaSuccess;
 }
 cudaError_t cudaHostAlloc(void** pointer, size_t size, unsigned int) { return cudaMallocHost(pointer, size); }
 cudaError_t cudaFreeHost(void* pointer) {
+    simt::detail::unregister_replay_region(pointer);
     std::free(pointer);
     return cudaSuccess;
 }
