@@ -35,14 +35,14 @@ __global__ void write_own_index() { last_writer = static_cast<int>(threadIdx.x);
 // Réduction « warp-synchrone » d'avant Volta : les lanes du premier warp échangent par la
 // mémoire partagée sans __syncwarp, en comptant sur l'exécution en phase du warp. simt ne la
 // reproduit pas (une lane va jusqu'au bout avant la suivante) ; le mode SIMT_ORDRES la signale.
-__global__ void warp_synchronous_sum(const int* in, int* out) {
-    __shared__ int cells[64];
+__global__ void warp_synchronous_sum(const unsigned* in, unsigned* out) {
+    __shared__ unsigned cells[64];  // non signé : dans le mauvais ordre, les sommes débordent
     const unsigned t = threadIdx.x;
     cells[t] = in[t];
     __syncthreads();
     if (t < 32) {
-        volatile int* v = cells;
-        for (int offset = 32; offset > 0; offset /= 2) v[t] = v[t] + v[t + offset];
+        volatile unsigned* v = cells;
+        for (unsigned offset = 32; offset > 0; offset /= 2) v[t] = v[t] + v[t + offset];
     }
     if (t == 0) *out = cells[0];
 }
@@ -111,11 +111,11 @@ TEST_F(RaceReplay, RaceOnADeviceGlobalNamesTheVariable) {
 }
 
 TEST_F(RaceReplay, WarpSynchronousCodeIsReportedWithSyncwarpAdvice) {
-    int host[64];
-    for (int i = 0; i < 64; ++i) host[i] = i + 1;
-    int *in, *out;
+    unsigned host[64];
+    for (unsigned i = 0; i < 64; ++i) host[i] = i + 1;
+    unsigned *in, *out;
     cudaMalloc(&in, sizeof host);
-    cudaMalloc(&out, sizeof(int));
+    cudaMalloc(&out, sizeof(unsigned));
     cudaMemcpy(in, host, sizeof host, cudaMemcpyHostToDevice);
     replay::warp_synchronous_sum<<<1, 64>>>(in, out);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);

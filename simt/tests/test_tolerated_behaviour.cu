@@ -62,8 +62,13 @@ __global__ void full_mask_in_block_of_16(const int* in, int* ballot, int* sum, i
 // Un thread arrête le bloc avant que les autres aient démarré : aucun d'eux ne doit
 // s'exécuter (autrefois, la destruction de leur fibre exécutait le noyau sous l'identité
 // d'un autre thread, d'où l'erreur intermittente d'UBSan dans Boost.Context).
-__global__ void trap_before_others_start(int* counter) {
-    if (threadIdx.x == 0) __trap();
+// Le premier thread repris arrête le bloc ; la condition ne dépend pas de threadIdx, que la
+// destruction fautive laissait à la valeur du dernier thread repris.
+__global__ void trap_before_others_start(int* trapped, int* counter) {
+    if (*trapped == 0) {
+        *trapped = 1;
+        __trap();
+    }
     atomicAdd(counter, 1);
 }
 
@@ -179,9 +184,10 @@ TEST_F(Tolerated, FullMaskInABlockOf16ThreadsIsAnErrorInStrictModeOnlyWhereAnAbs
 }
 
 TEST_F(Tolerated, ThreadsOfAnInterruptedBlockThatNeverStartedDoNotRun) {
-    int* counter = out_;
-    cudaMemset(counter, 0, sizeof(int));
-    tolerated::trap_before_others_start<<<1, 64>>>(counter);
+    int* trapped = out_;
+    int* counter = out_ + 1;
+    cudaMemset(out_, 0, 2 * sizeof(int));
+    tolerated::trap_before_others_start<<<1, 64>>>(trapped, counter);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
     EXPECT_THAT(simt::last_diagnostic(), HasSubstr("__trap()"));
     cudaDeviceReset();
