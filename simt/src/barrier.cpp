@@ -47,7 +47,16 @@ void grid_barrier(const std::source_location& where) {
 }
 
 bool release_barrier(Block& block) {
-    const ThreadSlot& first = block.threads.front();
+    // Les threads terminés ne comptent plus (voir all_at_same_barrier) : la barrière et ses
+    // réductions ne portent que sur ceux qui l'attendent.
+    const ThreadSlot* waiting = nullptr;
+    for (const ThreadSlot& slot : block.threads)
+        if (slot.state != State::done) {
+            waiting = &slot;
+            break;
+        }
+    if (!waiting) return false;
+    const ThreadSlot& first = *waiting;
     if (first.state == State::at_grid) {
         Launch& launch = *block.launch;
         if (!launch.grid_barrier) {
@@ -60,8 +69,12 @@ bool release_barrier(Block& block) {
         }
     } else {
         int count = 0;
-        for (const ThreadSlot& slot : block.threads) count += slot.predicate != 0;
-        const int total = static_cast<int>(block.threads.size());
+        int total = 0;
+        for (const ThreadSlot& slot : block.threads)
+            if (slot.state != State::done) {
+                count += slot.predicate != 0;
+                ++total;
+            }
         for (ThreadSlot& slot : block.threads) {
             switch (slot.barrier_kind) {
                 case BarrierKind::sync: slot.barrier_result = 0; break;
@@ -71,7 +84,8 @@ bool release_barrier(Block& block) {
             }
         }
     }
-    for (ThreadSlot& slot : block.threads) slot.state = State::ready;
+    for (ThreadSlot& slot : block.threads)
+        if (slot.state != State::done) slot.state = State::ready;
     ++block.pass;
     block.launch->progress.fetch_add(1, std::memory_order_relaxed);
     return true;

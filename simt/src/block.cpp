@@ -83,7 +83,10 @@ void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared)
         if (std::all_of(block.threads.begin(), block.threads.end(),
                         [](const ThreadSlot& s) { return s.state == State::done; }))
             break;
-        // Plus aucune fibre prête : toutes attendent, il faut libérer une barrière.
+        // Plus aucune fibre prête : une opération de warp dont les lanes manquantes ont
+        // terminé peut s'achever ; sinon toutes attendent, il faut libérer une barrière.
+        if (complete_pending_warps(block)) continue;
+        if (block.aborted) break;
         if (all_at_same_barrier(block)) release_barrier(block);
     }
     // Détruire une fibre suspendue la déroule (destructeurs compris) sur sa propre pile.

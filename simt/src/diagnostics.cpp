@@ -6,10 +6,13 @@
 #include "execution.hpp"
 #include "internal.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <sstream>
 
 namespace simt::detail {
@@ -74,10 +77,61 @@ void fail(Block& block, const ThreadSlot& slot, const std::string& problem) {
                 cudaErrorLaunchFailure);
 }
 
+namespace {
+
+std::atomic<int> strict_setting{-1};  // -1 : lire SIMT_STRICT
+
+}  // namespace
+
+bool strict_mode() {
+    int strict = strict_setting.load();
+    if (strict < 0) {
+        const char* text = std::getenv("SIMT_STRICT");
+        strict = text != nullptr && *text != '\0' && std::strcmp(text, "0") != 0;
+        strict_setting.store(strict);
+    }
+    return strict != 0;
+}
+
+bool tolerate(Block& block, const ThreadSlot& slot, const std::source_location& where,
+              const char* kind, const std::string& problem, const std::string& rule) {
+    if (strict_mode()) {
+        fail(block, slot,
+             problem + " (comportement indéfini, refusé en mode strict SIMT_STRICT ; règle du "
+                       "guide de programmation CUDA : " + rule + ")");
+        return false;
+    }
+    // Une fois par site : un noyau lancé mille fois, ou mille threads fautifs, ne doivent pas
+    // noyer la sortie d'erreur.
+    static std::mutex mutex;
+    static std::set<std::string> warned;
+    {
+        std::lock_guard lock(mutex);
+        if (!warned.insert(std::string(kind) + "@" + where.file_name() + ":" +
+                           std::to_string(where.line())).second)
+            return true;
+    }
+    report(std::string("simt : AVERTISSEMENT : noyau ") + block.launch->kernel_name + ", " +
+           thread_name(block, slot) + " : " + problem +
+           ". Comportement indéfini selon le guide de programmation CUDA (" + rule +
+           ") ; simt continue comme le GPU, SIMT_STRICT=1 en fait une erreur.");
+    return true;
+}
+
 void fail_current(const std::string& problem) {
     fail(*current_block, *current_thread, problem);
     throw KernelAbort{};
 }
+
+}  // namespace simt::detail
+
+namespace simt {
+
+void set_strict(bool strict) { detail::strict_setting.store(strict ? 1 : 0); }
+
+}  // namespace simt
+
+namespace simt::detail {
 
 void trap(const char* reason, const std::source_location& where) {
     fail_current(std::string(reason) + " (" + location(where) + ")");

@@ -21,7 +21,7 @@ void report_missing_lanes(Block& block, const ThreadSlot& waiting) {
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
         if (!(waiting.warp.mask >> lane & 1u) || first + lane >= block.threads.size()) continue;
         const ThreadSlot& other = block.threads[first + lane];
-        if (other.state != State::at_warp)
+        if (other.state != State::at_warp && other.state != State::done)
             missing += " lane " + std::to_string(lane) + " " + state_text(other) + ";";
     }
     fail(block, waiting,
@@ -47,13 +47,7 @@ bool all_at_same_barrier(Block& block) {
     }
     if (!waiting) return false;  // tous terminés
     for (ThreadSlot& slot : block.threads) {
-        if (slot.state == State::done) {
-            fail(block, *waiting,
-                 std::string(waiting->state == State::at_grid ? "grid.sync()" : "__syncthreads") +
-                     " (" + location(waiting->where) + ") n'est pas atteint par tous les threads du bloc : le thread " +
-                     coordinates(finished->index) + " a terminé sans l'atteindre");
-            return false;
-        }
+        if (slot.state == State::done) continue;
         if (slot.state != waiting->state || slot.where.line() != waiting->where.line() ||
             std::strcmp(slot.where.file_name(), waiting->where.file_name()) != 0) {
             fail(block, *waiting,
@@ -62,6 +56,25 @@ bool all_at_same_barrier(Block& block) {
                      state_text(slot));
             return false;
         }
+    }
+    if (finished) {
+        const std::string barrier = waiting->state == State::at_grid ? "grid.sync()" : "__syncthreads";
+        const std::string problem = barrier + " (" + location(waiting->where) +
+                                    ") n'est pas atteint par tous les threads du bloc : le thread " +
+                                    coordinates(finished->index) + " a terminé sans l'atteindre";
+        // grid.sync() : rien ne dit ce que fait le matériel ; une faute, comme avant.
+        if (waiting->state == State::at_grid) {
+            fail(block, *waiting, problem);
+            return false;
+        }
+        // Sur GPU, un thread terminé n'est plus attendu : « si les threads qui terminent sont
+        // les seuls à ne pas avoir atteint la barrière, elle est libérée » (PTX ISA,
+        // instruction exit). Les échantillons de NVIDIA en dépendent (if (i >= n) return;).
+        return tolerate(block, *waiting, waiting->where, "barriere-threads-termines",
+                        problem + " ; les threads terminés ne sont pas attendus sur GPU (PTX ISA, "
+                                  "instruction exit), simt libère la barrière pour les autres",
+                        "__syncthreads() n'est permis dans du code conditionnel que si la "
+                        "condition est la même pour tout le bloc");
     }
     return true;
 }

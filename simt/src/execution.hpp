@@ -14,6 +14,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <source_location>
@@ -55,6 +56,7 @@ struct ThreadSlot {
     unsigned linear = 0;
     State state = State::ready;
     bool in_noexcept_yield = false;  // suspendu dans yield_point_noexcept : ne pas dérouler
+    bool started = false;            // reprise au moins une fois par l'ordonnanceur
     boost::context::fiber fiber;
     boost::context::fiber* sink = nullptr;  // continuation de l'ordonnanceur, sur la pile de la fibre
     BarrierKind barrier_kind = BarrierKind::sync;
@@ -82,6 +84,22 @@ private:
     unsigned generation_ = 0;
 };
 
+/**
+ * @brief Octets touchés par des atomiques pendant les ordres d'un lancement rejoué (mode
+ *        « courses de données ») : un écart entre ordres limité à ces octets n'est pas une
+ *        course de données, mais le non-déterminisme propre aux atomiques.
+ */
+class AtomicFootprint {
+public:
+    void note(const void* address, std::size_t size);
+    bool covers(const void* address) const;
+    bool empty() const { return ranges_.empty(); }
+
+private:
+    mutable std::mutex mutex_;
+    std::map<const std::byte*, std::size_t> ranges_;  // début → taille
+};
+
 /** @brief Un lancement : sa forme, le corps des threads, la distribution des blocs. */
 struct Launch {
     const char* kernel_name;
@@ -94,6 +112,7 @@ struct Launch {
     std::atomic<unsigned long long> progress{0};  // lu par le chien de garde (watchdog.cpp)
     std::unique_ptr<GridBarrier> grid_barrier;
     std::atomic<unsigned> finished_blocks{0};  // blocs terminés : le chien de garde compte les résidents
+    AtomicFootprint* atomics = nullptr;        // mode « courses de données » seulement
 };
 
 /** @brief Le bloc qu'exécute un thread du système. */
@@ -146,6 +165,13 @@ bool release_barrier(Block& block);
 
 const char* warp_op_name(WarpOp op);
 
+/**
+ * @brief Plus aucune fibre n'est prête : termine les opérations de warp dont les lanes
+ *        manquantes ont toutes terminé (le matériel n'attend pas les threads terminés).
+ * @return true si au moins une opération a été terminée (des fibres sont de nouveau prêtes).
+ */
+bool complete_pending_warps(Block& block);
+
 // ---- diagnostics.cpp : rédaction et émission des fautes -------------------------------------
 
 std::string coordinates(uint3 v);
@@ -156,6 +182,19 @@ std::string state_text(const ThreadSlot& slot);
 
 /** @brief Interrompt le bloc (et le lancement) avec un diagnostic. */
 void fail(Block& block, const ThreadSlot& slot, const std::string& problem);
+
+/**
+ * @brief Comportement indéfini que le matériel tolère de façon constante : par défaut, un
+ *        avertissement (une fois par site, @p kind et @p where) qui cite la règle @p rule
+ *        du guide de programmation CUDA, et l'exécution continue comme sur GPU ; en mode
+ *        strict (SIMT_STRICT=1, simt::set_strict), une faute qui arrête le bloc.
+ * @return true si l'exécution continue.
+ */
+bool tolerate(Block& block, const ThreadSlot& slot, const std::source_location& where,
+              const char* kind, const std::string& problem, const std::string& rule);
+
+/** @brief Mode strict : les comportements indéfinis tolérés deviennent des fautes. */
+bool strict_mode();
 
 /** @brief Interrompt le bloc depuis le thread CUDA courant, et déroule sa fibre. */
 [[noreturn]] void fail_current(const std::string& problem);
@@ -182,7 +221,7 @@ void watch_for_deadlock(Launch& launch, const std::atomic<unsigned>& finished, u
 
 /** @brief Exécute toute la grille une fois, dans l'ordre de threads @p order. */
 void run_grid(const char* name, const LaunchShape& shape, unsigned resident_blocks,
-              const ThreadBody& body, int order, bool replayed);
+              const ThreadBody& body, int order, bool replayed, AtomicFootprint* atomics = nullptr);
 
 // ---- races.cpp : courses de données ----------------------------------------------------------
 

@@ -8,6 +8,7 @@
 #include "simt/builtins.hpp"
 #include "stack_pool.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -21,6 +22,11 @@ void start_fiber(ThreadSlot& slot, Launch& launch) {
     slot.fiber = context::fiber(std::allocator_arg, PooledStack{},
                                 [&slot, &launch](context::fiber&& sink) {
         slot.sink = &sink;
+        // Une fibre jamais reprise par l'ordonnanceur (bloc interrompu avant son tour) n'est
+        // entrée ici que par son destructeur, pour être déroulée : ne pas exécuter le noyau,
+        // qui tournerait sous l'identité du dernier thread repris (current_thread, threadIdx)
+        // et céderait la main à la fibre de celui-ci, peut-être déjà détruite.
+        if (!slot.started) return std::move(sink);
         try {
             (*launch.body)();
         } catch (const KernelAbort&) {
@@ -32,6 +38,7 @@ void start_fiber(ThreadSlot& slot, Launch& launch) {
 }
 
 void resume(ThreadSlot& slot) {
+    slot.started = true;
     current_thread = &slot;
     threadIdx = slot.index;
     slot.fiber = std::move(slot.fiber).resume();
@@ -44,6 +51,27 @@ void suspend(ThreadSlot& slot) {
 
 void yield_point() {
     if (current_thread != nullptr) suspend(*current_thread);
+}
+
+void yield_point(const void* address, std::size_t size) {
+    if (current_block != nullptr && current_block->launch->atomics != nullptr)
+        current_block->launch->atomics->note(address, size);
+    yield_point();
+}
+
+void AtomicFootprint::note(const void* address, std::size_t size) {
+    std::lock_guard lock(mutex_);
+    std::size_t& known = ranges_[static_cast<const std::byte*>(address)];
+    known = std::max(known, size);
+}
+
+bool AtomicFootprint::covers(const void* address) const {
+    const auto* byte = static_cast<const std::byte*>(address);
+    std::lock_guard lock(mutex_);
+    auto it = ranges_.upper_bound(byte);
+    if (it == ranges_.begin()) return false;
+    --it;
+    return byte < it->first + it->second;
 }
 
 void yield_point_noexcept() noexcept {

@@ -58,6 +58,7 @@ cudaError_t allocate(void** pointer, std::size_t size, unsigned flags) {
         std::lock_guard lock(registry().mutex);
         registry().ranges[static_cast<const std::byte*>(memory)] = {size == 0 ? 1 : size, flags, true};
     }
+    register_replay_region(memory, size, "mémoire hôte épinglée");  // restaurée par SIMT_ORDRES
     *pointer = memory;
     return cudaSuccess;
 }
@@ -93,6 +94,7 @@ cudaError_t cudaFreeHost(void* pointer) {
         if (it == registry().ranges.end() || !it->second.owned) return failure(cudaErrorInvalidValue);
         registry().ranges.erase(it);
     }
+    simt::detail::unregister_replay_region(pointer);
     std::free(pointer);
     return cudaSuccess;
 }
@@ -110,6 +112,7 @@ cudaError_t cudaHostRegister(void* pointer, size_t size, unsigned int flags) {
     const auto* begin = static_cast<const std::byte*>(pointer);
     if (simt::detail::overlaps(begin, size)) return failure(cudaErrorHostMemoryAlreadyRegistered);
     registry().ranges[begin] = {size, flags, false};
+    simt::detail::register_replay_region(pointer, size, "mémoire hôte enregistrée");  // SIMT_ORDRES
     return cudaSuccess;
 }
 cudaError_t cudaHostUnregister(void* pointer) {
@@ -118,6 +121,7 @@ cudaError_t cudaHostUnregister(void* pointer) {
     if (!pointer || it == registry().ranges.end() || it->second.owned)
         return failure(cudaErrorHostMemoryNotRegistered);
     registry().ranges.erase(it);
+    simt::detail::unregister_replay_region(pointer);
     return cudaSuccess;
 }
 

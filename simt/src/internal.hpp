@@ -143,4 +143,30 @@ using MemorySnapshot = std::vector<std::pair<void*, std::vector<std::byte>>>;
 MemorySnapshot snapshot_device_memory();
 void restore_device_memory(const MemorySnapshot& snapshot);
 
+// ---- replay_memory.cpp : le reste de la mémoire que rejoue le mode « courses de données » --
+
+/** @brief Une région de mémoire restaurée entre deux ordres, nommée pour les diagnostics. */
+struct ReplayRegion {
+    std::byte* begin;
+    std::size_t size;
+    std::string name;  ///< « variable compteur », « mémoire hôte épinglée »…
+};
+
+/**
+ * @brief Enregistre une région de l'hôte qu'un noyau peut écrire (mémoire épinglée, gérée
+ *        hors de cudaMalloc, enregistrée par cudaHostRegister) : le mode « courses de
+ *        données » la restaure entre deux ordres. @p kind la nomme dans les diagnostics.
+ */
+void register_replay_region(void* begin, std::size_t size, const char* kind);
+
+/** @brief Oublie la région qui commence à @p begin (libérée ou désenregistrée). */
+void unregister_replay_region(void* begin);
+
+/** @brief Variables globales du programme et régions enregistrées. */
+std::vector<ReplayRegion> replay_regions();
+std::vector<std::vector<std::byte>> snapshot_regions(const std::vector<ReplayRegion>& regions);
+/** @brief Réécrit les octets de @p regions qui diffèrent de @p copies. */
+void restore_regions(const std::vector<ReplayRegion>& regions,
+                     const std::vector<std::vector<std::byte>>& copies);
+
 }  // namespace simt::detail

@@ -77,9 +77,10 @@ cudaError_t validate(const void* kernel, const LaunchShape& shape, std::string& 
  * masquée ou signalée au hasard.
  */
 void run_grid(const char* name, const LaunchShape& shape, unsigned resident_blocks,
-              const ThreadBody& body, int order, bool replayed) {
+              const ThreadBody& body, int order, bool replayed, AtomicFootprint* atomics) {
     Launch launch{name, shape, &body, order,
                   shape.grid.x * shape.grid.y * shape.grid.z, {}, {}, {}, nullptr};
+    launch.atomics = atomics;
     if (shape.cooperative) launch.grid_barrier = std::make_unique<GridBarrier>(launch.block_count);
     const unsigned workers = std::min(launch.block_count, resident_blocks);
     std::atomic<unsigned> finished{0};

@@ -50,11 +50,38 @@ int shuffle_source(const WarpRequest& request, unsigned lane) {
     }
 }
 
-/** @brief Calcule les résultats quand toutes les lanes du masque sont arrivées. */
+/**
+ * @brief Une lane du masque qui ne viendra jamais : terminée (`return`), ou absente d'un bloc
+ *        plus petit que le warp. Le matériel n'attend que les threads « non terminés » du
+ *        masque (PTX ISA : shfl.sync, vote.sync, bar.warp.sync).
+ */
+bool exited(const Block& block, unsigned index) {
+    return index >= block.threads.size() || block.threads[index].state == State::done;
+}
+
+/**
+ * @brief Deux lanes font-elles la même opération de warp ? Même opération, même masque ; pour
+ *        les shuffles et les votes, la même ligne aussi (le guide de programmation exige « la
+ *        même intrinsèque »). __syncwarp fait exception : depuis sm_70, des threads divergents
+ *        peuvent se retrouver à des __syncwarp différents (ordonnancement indépendant).
+ */
+bool same_operation(const WarpRequest& a, const std::source_location& a_where, const WarpRequest& b,
+                    const std::source_location& b_where) {
+    if (a.op != b.op || a.mask != b.mask) return false;
+    return a.op == WarpOp::sync ||
+           (a_where.line() == b_where.line() &&
+            std::strcmp(a_where.file_name(), b_where.file_name()) == 0);
+}
+
+/** @brief Calcule les résultats quand toutes les lanes non terminées du masque sont arrivées. */
 void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
     ThreadSlot* lanes[kWarpSize] = {};
+    unsigned present = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if (request.mask >> lane & 1u) lanes[lane] = &block.threads[first + lane];
+        if ((request.mask >> lane & 1u) && !exited(block, first + lane)) {
+            lanes[lane] = &block.threads[first + lane];
+            present |= 1u << lane;
+        }
 
     unsigned ballot = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
@@ -68,7 +95,7 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
         switch (request.op) {
             case WarpOp::ballot: std::memcpy(own.result, &ballot, sizeof ballot); break;
             case WarpOp::all: {
-                const int all = ballot == request.mask;
+                const int all = ballot == present;
                 std::memcpy(own.result, &all, sizeof all);
                 break;
             }
@@ -88,6 +115,23 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
                              std::to_string(source) + ", absente du masque " + mask_text(request.mask) +
                              " (" + location(slot->where) + ")");
                     return;
+                } else if (!lanes[source]) {
+                    // Comportement indéfini : la lane lue est dans le masque mais terminée ou
+                    // inexistante. Sa valeur est indéfinie sur GPU ; simt rend celle de la
+                    // lane appelante, et le dit.
+                    const std::string why =
+                        first + unsigned(source) >= block.threads.size()
+                            ? "n'existe pas (bloc de " + std::to_string(block.threads.size()) + " threads)"
+                            : "a terminé";
+                    if (!tolerate(block, *slot, slot->where, "lecture-lane-absente",
+                                  std::string(warp_op_name(request.op)) + " (" + location(slot->where) +
+                                      ") avec le masque " + mask_text(request.mask) + " : la lane " +
+                                      std::to_string(lane) + " lit la lane " + std::to_string(source) +
+                                      ", qui " + why + " ; simt rend la valeur de la lane appelante",
+                                  "un thread ne peut lire que la valeur d'un thread qui participe "
+                                  "activement au shuffle, sinon la valeur lue est indéfinie"))
+                        return;
+                    std::memcpy(own.result, own.value, own.size);
                 } else {
                     std::memcpy(own.result, lanes[source]->warp.value, own.size);
                 }
@@ -98,35 +142,53 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
         if (slot) slot->state = State::ready;
 }
 
-/** @brief Termine l'opération si toutes les lanes du masque l'ont atteinte. */
-void try_complete_warp(Block& block, ThreadSlot& self) {
+/**
+ * @brief L'opération de @p self peut-elle se terminer ? Oui si chaque lane non terminée du
+ *        masque l'attend aussi. Une lane qui attend une autre opération de warp est une faute
+ *        (rendue dans @p discord), sauf si les deux masques ne se recouvrent pas.
+ */
+bool warp_ready(const Block& block, const ThreadSlot& self, const ThreadSlot** discord) {
     const unsigned first = self.linear / kWarpSize * kWarpSize;
-    const WarpRequest& request = self.warp;
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        if (!(request.mask >> lane & 1u)) continue;
-        if (first + lane >= block.threads.size())
-            fail_current(std::string(warp_op_name(request.op)) + " avec le masque " +
-                         mask_text(request.mask) + " : la lane " + std::to_string(lane) +
-                         " n'existe pas (bloc de " + std::to_string(block.threads.size()) +
-                         " threads) (" + location(self.where) + ")");
+        if (!(self.warp.mask >> lane & 1u) || exited(block, first + lane)) continue;
         const ThreadSlot& other = block.threads[first + lane];
-        if (other.state == State::done)
-            fail_current(std::string(warp_op_name(request.op)) + " avec le masque " +
-                         mask_text(request.mask) + " : la lane " + std::to_string(lane) +
-                         " a déjà terminé (" + location(self.where) + ")");
-        if (other.state != State::at_warp) return;
-        if (other.warp.op != request.op || other.warp.mask != request.mask ||
-            other.where.line() != self.where.line())
-            fail_current(std::string("opérations de warp discordantes : ") +
-                         warp_op_name(request.op) + " masque " + mask_text(request.mask) + " (" +
-                         location(self.where) + ") contre " + warp_op_name(other.warp.op) +
-                         " masque " + mask_text(other.warp.mask) + " (" + location(other.where) +
-                         ") à la lane " + std::to_string(lane));
+        if (other.state != State::at_warp) return false;
+        if (!same_operation(other.warp, other.where, self.warp, self.where)) {
+            *discord = &other;
+            return false;
+        }
     }
-    complete_warp(block, first, request);
+    return true;
+}
+
+[[noreturn]] void discordant(const ThreadSlot& self, const ThreadSlot& other) {
+    fail_current(std::string("opérations de warp discordantes : ") + warp_op_name(self.warp.op) +
+                 " masque " + mask_text(self.warp.mask) + " (" + location(self.where) + ") contre " +
+                 warp_op_name(other.warp.op) + " masque " + mask_text(other.warp.mask) + " (" +
+                 location(other.where) + ") à la lane " + std::to_string(other.linear % kWarpSize));
+}
+
+/** @brief Termine l'opération si toutes les lanes non terminées du masque l'ont atteinte. */
+void try_complete_warp(Block& block, ThreadSlot& self) {
+    const ThreadSlot* discord = nullptr;
+    if (warp_ready(block, self, &discord)) complete_warp(block, self.linear / kWarpSize * kWarpSize, self.warp);
+    else if (discord) discordant(self, *discord);
 }
 
 }  // namespace
+
+bool complete_pending_warps(Block& block) {
+    bool completed = false;
+    for (ThreadSlot& slot : block.threads) {
+        if (slot.state != State::at_warp || block.aborted) continue;
+        const ThreadSlot* discord = nullptr;
+        if (warp_ready(block, slot, &discord)) {
+            complete_warp(block, slot.linear / kWarpSize * kWarpSize, slot.warp);
+            completed = true;
+        }
+    }
+    return completed && !block.aborted;
+}
 
 void warp_collective(WarpOp op, unsigned mask, const void* value, void* result, std::size_t size,
                      int parameter, int width, const std::source_location& where) {

@@ -48,6 +48,18 @@ __global__ void shuffle_with_wrong_mask(const int* in, int* out) {
     out[threadIdx.x] = value;
 }
 
+constexpr int kShuffleAtBarrierLine = __LINE__ + 5;
+__global__ void shuffle_while_others_wait_at_barrier(const int* in, int* out) {
+    const unsigned lane = threadIdx.x % warpSize;
+    int value = in[threadIdx.x];
+    if (lane < 16) {
+        value += __shfl_down_sync(0xffffffffu, value, 8);  // les lanes 16 à 31 n'y viendront pas
+    } else {
+        __syncthreads();
+    }
+    out[threadIdx.x] = value;
+}
+
 // Échange avec le voisin par la mémoire partagée : sans barrière, la valeur lue dépend
 // de l'ordre dans lequel les threads s'exécutent.
 __global__ void neighbour_exchange_without_barrier(const int* in, int* out) {
@@ -133,6 +145,7 @@ protected:
     void TearDown() override {
         cudaDeviceReset();  // efface l'erreur collante du noyau fautif
         simt::set_thread_orders(1);
+        simt::set_strict(false);
         simt::set_quiet(false);
         cudaFree(in_);
         cudaFree(out_);
@@ -164,24 +177,41 @@ TEST_F(Detection, DivergentBarriersNameKernelBlockAndThreads) {
     EXPECT_EQ(cudaMemcpy(&unused, out_, sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
 }
 
+// Toléré par défaut comme sur GPU (test_tolerated_behaviour.cu) ; une faute en mode strict.
 TEST_F(Detection, BarrierNotReachedByEveryThread) {
+    simt::set_strict(true);
     detection::early_return<int><<<1, 64>>>(in_, out_, 40);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
     EXPECT_THAT(simt::last_diagnostic(),
                 AllOf(HasSubstr("noyau detection::early_return<int>, bloc (0, 0, 0)"),
                       HasSubstr("__syncthreads (" + line_of(detection::kEarlyReturnBarrierLine) +
                                 ") n'est pas atteint par tous les threads du bloc"),
-                      HasSubstr("le thread (40, 0, 0) a terminé sans l'atteindre")));
+                      HasSubstr("le thread (40, 0, 0) a terminé sans l'atteindre"),
+                      HasSubstr("mode strict")));
 }
 
-TEST_F(Detection, ShuffleMaskNotMatchingParticipatingLanes) {
+// Les lanes 16 à 31 du masque ont terminé : le shuffle ne les attend pas (comme le GPU),
+// mais les lanes 8 à 15 lisent leur valeur, indéfinie ; une faute en mode strict.
+TEST_F(Detection, ShuffleReadingExitedLanesIsAnErrorInStrictMode) {
+    simt::set_strict(true);
     detection::shuffle_with_wrong_mask<<<1, 32>>>(in_, out_);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
     EXPECT_THAT(simt::last_diagnostic(),
-                AllOf(HasSubstr("noyau detection::shuffle_with_wrong_mask, bloc (0, 0, 0), thread ("),
+                AllOf(HasSubstr("noyau detection::shuffle_with_wrong_mask, bloc (0, 0, 0), thread (8, 0, 0)"),
                       HasSubstr("__shfl_down_sync (" + line_of(detection::kShuffleLine) + ")"),
+                      HasSubstr("masque 0xffffffff"), HasSubstr("lit la lane 16, qui a terminé"),
+                      HasSubstr("mode strict")));
+}
+
+// Des lanes du masque attendent ailleurs (une barrière de bloc) : faute, même par défaut.
+TEST_F(Detection, ShuffleMaskNotMatchingParticipatingLanes) {
+    detection::shuffle_while_others_wait_at_barrier<<<1, 32>>>(in_, out_);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(),
+                AllOf(HasSubstr("noyau detection::shuffle_while_others_wait_at_barrier, bloc (0, 0, 0), thread ("),
+                      HasSubstr("__shfl_down_sync (" + line_of(detection::kShuffleAtBarrierLine) + ")"),
                       HasSubstr("le masque 0xffffffff ne correspond pas aux lanes qui participent"),
-                      HasSubstr("lane 16 a terminé")));
+                      HasSubstr("lane 16 attend __syncthreads")));
 }
 
 TEST_F(Detection, MissingBarrierCaughtByThreadOrders) {

@@ -16,6 +16,14 @@ namespace simt {
  */
 void set_thread_orders(int orders);
 
+/**
+ * @brief Mode strict : les comportements indéfinis que simt tolère par défaut comme le GPU
+ *        (threads terminés avant un __syncthreads, shuffle qui lit une lane terminée ou
+ *        absente) deviennent des erreurs. Aussi réglable par la variable d'environnement
+ *        SIMT_STRICT=1.
+ */
+void set_strict(bool strict);
+
 /** @brief Dernier diagnostic émis (vide si aucun), en français. */
 std::string last_diagnostic();
 

@@ -114,7 +114,7 @@ T atomic_update(T* address, Update update) {
     T old = target.load();
     while (!target.compare_exchange_weak(old, update(old))) {
     }
-    yield_point();
+    yield_point(address, sizeof(T));
     return old;
 }
 
@@ -123,19 +123,19 @@ T atomic_update(T* address, Update update) {
 template <typename T>
 T atomicAdd(T* address, std::type_identity_t<T> value) {
     const T old = std::atomic_ref<T>(*address).fetch_add(value);
-    simt::detail::yield_point();
+    simt::detail::yield_point(address, sizeof(T));
     return old;
 }
 template <typename T>
 T atomicSub(T* address, std::type_identity_t<T> value) {
     const T old = std::atomic_ref<T>(*address).fetch_sub(value);
-    simt::detail::yield_point();
+    simt::detail::yield_point(address, sizeof(T));
     return old;
 }
 template <typename T>
 T atomicExch(T* address, std::type_identity_t<T> value) {
     const T old = std::atomic_ref<T>(*address).exchange(value);
-    simt::detail::yield_point();
+    simt::detail::yield_point(address, sizeof(T));
     return old;
 }
 template <typename T>
@@ -168,7 +168,7 @@ inline unsigned atomicDec(unsigned* address, unsigned limit) {
 template <typename T>
 T atomicCAS(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> value) {
     std::atomic_ref<T>(*address).compare_exchange_strong(compare, value);
-    simt::detail::yield_point();
+    simt::detail::yield_point(address, sizeof(T));
     return compare;  // vaut l'ancienne valeur, que l'échange ait eu lieu ou non
 }
 

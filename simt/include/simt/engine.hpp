@@ -53,6 +53,13 @@ unsigned active_mask();
 void yield_point();
 
 /**
+ * @brief Point d'attente après une atomique sur [@p address, @p address + @p size) : le mode
+ *        « courses de données » note l'adresse, pour reconnaître un résultat qui ne dépend
+ *        de l'ordre des threads que par des atomiques (une somme flottante par atomicAdd).
+ */
+void yield_point(const void* address, std::size_t size);
+
+/**
  * @brief Comme yield_point, depuis une fonction noexcept (les atomiques de libcu++) : une
  *        exception ne peut pas la traverser. Si le lancement est interrompu pendant l'attente,
  *        le thread CUDA est abandonné là, sans être déroulé (voir fiber.cpp).
