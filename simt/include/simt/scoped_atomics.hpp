@@ -98,7 +98,7 @@ T fetch_update(T* address, int order, Update update) {
     T old = target.load(std::memory_order_relaxed);
     while (!target.compare_exchange_weak(old, update(old), memory_order_of(order), std::memory_order_relaxed)) {
     }
-    yield_point();
+    yield_point(address, sizeof(T));
     return old;
 }
 
@@ -107,13 +107,13 @@ T fetch_update(T* address, int order, Update update) {
 template <typename T>
 T __nv_atomic_fetch_add(T* address, std::type_identity_t<T> value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
     const T old = std::atomic_ref<T>(*address).fetch_add(value, simt::detail::memory_order_of(order));
-    simt::detail::yield_point();
+    simt::detail::yield_point(address, sizeof(T));
     return old;
 }
 template <typename T>
 T __nv_atomic_fetch_sub(T* address, std::type_identity_t<T> value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
     const T old = std::atomic_ref<T>(*address).fetch_sub(value, simt::detail::memory_order_of(order));
-    simt::detail::yield_point();
+    simt::detail::yield_point(address, sizeof(T));
     return old;
 }
 template <typename T>
@@ -156,7 +156,7 @@ SIMT_NV_ATOMIC_VOID(xor)
 template <typename T>
 T __nv_atomic_exchange_n(T* address, std::type_identity_t<T> value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
     const T old = std::atomic_ref<T>(*address).exchange(value, simt::detail::memory_order_of(order));
-    simt::detail::yield_point();
+    simt::detail::yield_point(address, sizeof(T));
     return old;
 }
 template <typename T>
@@ -171,7 +171,7 @@ bool __nv_atomic_compare_exchange_n(T* address, T* expected, std::type_identity_
     const std::memory_order failure = simt::detail::load_order_of(failure_order);
     const bool exchanged = weak ? target.compare_exchange_weak(*expected, desired, success, failure)
                                 : target.compare_exchange_strong(*expected, desired, success, failure);
-    simt::detail::yield_point();
+    simt::detail::yield_point(address, sizeof(T));
     return exchanged;
 }
 template <typename T>
@@ -192,7 +192,7 @@ void __nv_atomic_load(T* address, T* result, int order, int scope = __NV_THREAD_
 template <typename T>
 void __nv_atomic_store_n(T* address, std::type_identity_t<T> value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
     std::atomic_ref<T>(*address).store(value, simt::detail::store_order_of(order));
-    simt::detail::yield_point();
+    simt::detail::yield_point(address, sizeof(T));
 }
 template <typename T>
 void __nv_atomic_store(T* address, T* value, int order, int scope = __NV_THREAD_SCOPE_SYSTEM) {
