@@ -95,8 +95,8 @@ function(noyaux_add_example)
       foreach(target ${id}-test-cpu ${id}-cpu)
         set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
         add_dependencies(${target} ${id}-simt-sources)
-        add_dependencies(simt-tout ${target})
       endforeach()
+      noyaux_internal_emulated_targets(${id}-test-cpu PROGRAMS ${id}-cpu)
       add_test(NAME ${test_prefix}.cpu COMMAND ${id}-test-cpu)
       set_tests_properties(${test_prefix}.cpu PROPERTIES LABELS "cpu;simt;${part}")
       list(APPEND tests ${test_prefix}.cpu)
@@ -277,9 +277,23 @@ function(noyaux_add_part_binaries part)
     foreach(target IN LISTS cpu_targets)
       set_target_properties(${target} PROPERTIES ENABLE_EXPORTS ON)
       add_dependencies(${target} ${part}-simt-sources)
-      add_dependencies(simt-tout ${target})
       add_dependencies(${part}-tout ${target})
     endforeach()
+    list(REMOVE_ITEM cpu_targets ${part}-tests-cpu)
+    noyaux_internal_emulated_targets(${part}-tests-cpu PROGRAMS ${cpu_targets})
+  endif()
+endfunction()
+
+# Rattache à simt-tout ce qui s'exécute sur l'émulateur : les binaires de test et les
+# programmes -cpu. Sous le preset sanitize, qui ne lance que les tests, les programmes n'y
+# entrent pas : les recompiler avec AddressSanitizer ne servirait à aucun test et coûterait
+# une quarantaine de compilations (un test qui lance un programme -cpu le demande lui-même,
+# par add_dependencies(simt-tout <programme>)).
+function(noyaux_internal_emulated_targets tests)
+  cmake_parse_arguments(PARSE_ARGV 1 EMU "" "" "PROGRAMS")
+  add_dependencies(simt-tout ${tests})
+  if(NOT NOYAUX_SANITIZE AND EMU_PROGRAMS)
+    add_dependencies(simt-tout ${EMU_PROGRAMS})
   endif()
 endfunction()
 
