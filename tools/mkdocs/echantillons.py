@@ -18,7 +18,7 @@ MARKER = re.compile(r"<!--\s*noyaux:echantillons-nvidia\s*-->")
 RESULT_FILE = "echantillons-nvidia.json"
 NOT_RECORDED = ('!!! warning "Non mesuré"\n    Aucun résultat enregistré : lancez '
                 "`simt/compat/echantillons_nvidia.py CHEMIN --sortie "
-                f"results/cpu/{RESULT_FILE}` avec une copie de NVIDIA/cuda-samples.")
+                f"results/cpu/{RESULT_FILE}` avec une copie de `NVIDIA/cuda-samples`.")
 REQUIRED = ("date", "commit_noyaux", "revision_echantillons", "processeur", "delai_s",
             "reussis", "total", "echantillons")
 
@@ -42,7 +42,7 @@ def table(data: dict, source: Path) -> str:
                                  f"ne correspond pas aux lignes ({passed} sur {len(samples)})")
     lines = [f"**{passed} sur {len(samples)}** échantillons réussissent sans modification "
              f"(enregistré le {data['date']} par `simt/compat/echantillons_nvidia.py`, Noyaux "
-             f"`{data['commit_noyaux']}`, NVIDIA/cuda-samples `{data['revision_echantillons'][:12]}`, "
+             f"`{data['commit_noyaux']}`, `NVIDIA/cuda-samples` `{data['revision_echantillons'][:12]}`, "
              f"processeur {data['processeur']}, délai de {french_number(data['delai_s'], 0)} s "
              "par étape). Réussir veut dire : compilé par `simt-nvcc` avec toutes les sources de "
              "son dossier, exécuté dans ce dossier, code de sortie 0 — l'échantillon vérifie "

@@ -366,6 +366,7 @@ struct BeyondBoehm {
     static constexpr const char* name = "sgemm_beyond_boehm";  ///< nom affiché
     static constexpr Shape granularity{1, 1, 1};               ///< toute forme
     static constexpr std::size_t alignment = sizeof(float);    ///< tout pointeur de float
+    static constexpr bool wide_indices = true;  ///< lignes indexées en 64 bits : M·N sans borne d'int
     static constexpr auto vector_kernel = sgemm_beyond_boehm<BM, BN, BK, STAGES, BLOCKS>;   ///< 16 octets
     static constexpr auto scalar_kernel = sgemm_beyond_boehm_unaligned<BM, BN, BK, STAGES, BLOCKS>;  ///< 4 octets
 
