@@ -71,6 +71,7 @@ class Options:
     optimization: str = "-O2"  # l'émulation est lente sans optimisation
     output: Path | None = None
     compile_only: bool = False
+    all_cuda: bool = False  # -x cu : les .cpp aussi sont du CUDA
     program_arguments: list[str] = field(default_factory=list)
 
 
@@ -162,7 +163,8 @@ def parse(args: list[str], tool: str) -> Options:
             options.compile_only = True
             i += 1
         elif arg == "-x" and i + 1 < len(args) and args[i + 1] in ("cu", "c++"):
-            i += 2  # toutes les sources sont traitées comme du CUDA
+            options.all_cuda = args[i + 1] == "cu"  # -x cu : toutes les sources sont du CUDA
+            i += 2
         else:
             raise UsageError(f"option inconnue : {arg}")
     if not options.sources and not options.objects:
@@ -310,8 +312,24 @@ def rewrite(source: Path, options: Options, toolchain: Toolchain, done: set[Path
     return mirror_root_of(source)
 
 
+def compile_host_source(source: Path, object_file: Path, options: Options, toolchain: Toolchain) -> None:
+    """Un .cpp, comme nvcc le traite : confié au compilateur de l'hôte, sans le prélude CUDA
+    (il inclut lui-même cuda_runtime.h s'il appelle l'API) ; une fonction hôte qui porte le
+    nom d'une intrinsèque (umin…) y reste donc permise."""
+    command = (["g++", "-c", f"-std={options.std}", options.optimization] + toolchain.machine_flags()
+               + options.defines + [flag for directory in options.includes for flag in ("-I", str(directory))]
+               + ["-isystem", str(toolchain.cuda_include), "-isystem", str(toolchain.cuda_include / "cccl")]
+               + options.host_flags + ["-iquote", str(source.absolute().parent), str(source),
+                                       "-o", str(object_file)])
+    if subprocess.run(command).returncode != 0:
+        raise BuildError()
+
+
 def compile_source(source: Path, object_file: Path, options: Options, toolchain: Toolchain,
                    done: set[Path]) -> None:
+    if source.suffix != ".cu" and not options.all_cuda:
+        compile_host_source(source, object_file, options, toolchain)
+        return
     copy = rewrite(source, options, toolchain, done)
     command = (["g++", "-x", "c++", "-c"] + toolchain.compile_flags(options)
                + ["-iquote", str(source.absolute().parent), str(copy), "-o", str(object_file)])
