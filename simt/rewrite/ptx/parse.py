@@ -307,8 +307,9 @@ class Operand:
         if self.kind == "address" and self.items:
             return "[" + ", ".join(map(str, [self.base, *self.items])) + "]"
         if self.kind == "address":
-            base = str(self.base) if self.base else ""
-            return f"[{base}{'+' if self.offset >= 0 and base else ''}{self.offset if self.offset or not base else ''}]"
+            if self.base is None:
+                return f"[{self.offset}]"
+            return f"[{self.base}{self.offset:+d}]" if self.offset else f"[{self.base}]"
         if self.kind == "not":
             return f"!{self.items[0]}"
         if self.kind == "pair":
