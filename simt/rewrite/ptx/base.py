@@ -4,7 +4,7 @@ l'arithmétique entière. C++ : simt/include/simt/ptx/base.hpp."""
 from __future__ import annotations
 
 from .registry import instruction, special_register
-from .translate import PTX_TYPES, bits_of, cpp_type
+from .translate import bits_of, cpp_type
 
 INT = r"(?P<type>[bus](?:8|16|32|64))"
 TYPED = r"(?P<type>[bus](?:16|32|64)|f32|f64|pred)"
@@ -95,12 +95,9 @@ def cvta(ins, ctx, match):
 @instruction(r"cvt\.(?P<dst>[us](?:8|16|32|64))\.(?P<src>[us](?:8|16|32|64))")
 def cvt_integer(ins, ctx, match):
     d, a = _operands(ins, ctx, 2)
-    bits = bits_of(match["dst"])
-    # Conteneur du registre : au moins 16 bits pour un type de 8 (PTX ISA, cvt).
-    target = ctx.register(d)
-    source = ctx.value(a, match["src"])
-    del bits
-    return f"::simt::ptx::put({target}, static_cast<{cpp_type(match['dst'])}>({source}));"
+    # Le registre de destination peut être plus large que le type (.u8 dans un registre de
+    # 16 bits, PTX ISA, cvt) : put étend la valeur, avec son signe pour .s.
+    return f"::simt::ptx::put({ctx.register(d)}, static_cast<{cpp_type(match['dst'])}>({ctx.value(a, match['src'])}));"
 
 
 @instruction(r"cvt\.(?P<mode>rn|rna)\.(?P<dst>f16|bf16|tf32)\.f32")
@@ -191,5 +188,3 @@ def load_store(ins, ctx, match):
     values = ", ".join(ctx.value(r, ptx_type) for r in registers)
     return f"::simt::ptx::store<{t}>({pointer}, {values});"
 
-
-assert set(PTX_TYPES) >= {"b32", "pred"}

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from . import registry
-from .parse import (AsmStatement, Declaration, Instruction, Label, Operand, PtxError, Scope, parse_asm,
+from .parse import (AsmStatement, Declaration, Label, Operand, PtxError, Scope, parse_asm,
                     parse_ptx, CONSTRAINT_LETTERS)
 
 # Type PTX → (bits, type C++ de la valeur)
