@@ -46,7 +46,7 @@ double element(Mma kind, std::uint16_t bits) {
     return kind == Mma::m16n8k16_f32_bf16 ? bf16_to_f32(bits) : f16_to_f32(bits);
 }
 
-/** @brief Une valeur tf32 : les 13 bits bas de la mantisse ne sont pas lus. */
+/** @brief Une valeur tf32 : simt ne lit pas les 13 bits bas de la mantisse (valeurs attendues arrondies par cvt.rna.tf32.f32). */
 double tf32(std::uint32_t bits) { return std::bit_cast<float>(bits & 0xffffe000u); }
 
 template <Mma Kind>
