@@ -3,6 +3,7 @@
 // fragments chargés par ldmatrix (A directement, B transposé : B est rangé k × n), produits
 // par mma.sync.m16n8k16. Sur des entiers petits, le résultat est exactement celui du CPU.
 #include <gtest/gtest.h>
+#include <simt/control.hpp>
 
 #include <bit>
 #include <cstdint>
@@ -117,9 +118,15 @@ TEST(PtxGemm, MmaLdmatrixCpAsyncMatchTheCpuExactly) {
     ASSERT_EQ(cudaMalloc(&dc, m * n * sizeof(float)), cudaSuccess);
     cudaMemcpy(da, a16.data(), a16.size() * 2, cudaMemcpyHostToDevice);
     cudaMemcpy(db, b16.data(), b16.size() * 2, cudaMemcpyHostToDevice);
-    gemm_bf16<<<dim3(n / BN, m / BM), THREADS>>>(da, db, dc, n, k);
-    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    // En mode « courses de données » aussi (trois ordres de threads, un thread du système neuf
+    // par bloc) : les barrières du noyau suffisent, aucun ordre ne change le résultat.
+    for (int orders : {1, 3}) {
+        simt::set_thread_orders(orders);
+        gemm_bf16<<<dim3(n / BN, m / BM), THREADS>>>(da, db, dc, n, k);
+        simt::set_thread_orders(1);
+        ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << orders << " ordre(s)";
+    }
     std::vector<float> c(m * n);
     cudaMemcpy(c.data(), dc, c.size() * sizeof(float), cudaMemcpyDeviceToHost);
     int wrong = 0;
