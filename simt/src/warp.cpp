@@ -7,6 +7,7 @@
  */
 #include "execution.hpp"
 
+#include <bit>
 #include <cstring>
 #include <string>
 
@@ -22,6 +23,7 @@ const char* warp_op_name(WarpOp op) {
         case WarpOp::all: return "__all_sync";
         case WarpOp::any: return "__any_sync";
         case WarpOp::sync: return "__syncwarp";
+        case WarpOp::elect: return "elect.sync";
     }
     return "opération de warp";
 }
@@ -105,6 +107,11 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
                 break;
             }
             case WarpOp::sync: break;
+            case WarpOp::elect: {  // choix déterministe permis par le PTX ISA : la plus petite lane
+                const unsigned leader = static_cast<unsigned>(std::countr_zero(present));
+                std::memcpy(own.result, &leader, sizeof leader);
+                break;
+            }
             default: {
                 const int source = shuffle_source(own, lane);
                 if (source < 0) {

@@ -28,7 +28,7 @@ namespace detail {
 enum class BarrierKind { sync, count, all, any };
 
 /** @brief Opérations collectives d'un warp. */
-enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync };
+enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync, elect };
 
 /** @brief Barrière de bloc ; renvoie le résultat de la réduction du prédicat (count/and/or). */
 int block_barrier(BarrierKind kind, int predicate, const std::source_location& where);
