@@ -318,3 +318,379 @@ TEST(Wgmma, ScaleOperands) {
     both.a_in_registers = true;
     EXPECT_EQ(wgmma_test::run_case(both), 0) << "imm-scale-a = imm-scale-b = -1, A en registres";
 }
+
+namespace wgmma_test {
+
+constexpr unsigned kGemmSize = 256;
+
+// C = A·B en bf16, A (M × K) et B (K × N) rangées par lignes : blocs de 128 × 256 (deux groupes
+// de warps de 64 lignes chacun, m64n256k16), K par tranches de 64 chargées en mémoire partagée
+// dans la disposition de @p a_tile (128 × 64) et @p b_tile (256 × 64).
+__global__ void gemm(Tile a_tile, Tile b_tile, const std::uint16_t* a, const std::uint16_t* b, float* c) {
+    extern __shared__ unsigned char smem[];
+    const std::uint32_t a_base = simt::shared_address(smem);
+    const std::uint32_t b_base = a_base + a_tile.bytes();
+    const unsigned group = threadIdx.x / 128, row0 = blockIdx.x * 128;
+    float d[128];
+    float* registers[128];
+    for (unsigned i = 0; i < 128; ++i) registers[i] = &d[i];
+    for (unsigned kb = 0; kb < kGemmSize; kb += 64) {
+        for (unsigned i = threadIdx.x; i < 128 * 64; i += blockDim.x)
+            store16(a_tile.address(a_base, i / 64, i % 64), a[(row0 + i / 64) * kGemmSize + kb + i % 64]);
+        for (unsigned i = threadIdx.x; i < kGemmSize * 64; i += blockDim.x)
+            store16(b_tile.address(b_base, i % kGemmSize, i / kGemmSize), b[(kb + i / kGemmSize) * kGemmSize + i % kGemmSize]);
+        __syncthreads();
+        simt::ptx::wgmma_fence();
+        for (unsigned ks = 0; ks < 4; ++ks)
+            simt::ptx::wgmma_mma_async(kGemmSize, WgmmaInput::bf16, registers, a_tile.descriptor(a_base, 64 * group, ks),
+                                       b_tile.descriptor(b_base, 0, ks), kb > 0 || ks > 0, 1, 1,
+                                       a_tile.major == Major::mn, b_tile.major == Major::mn);
+        simt::ptx::wgmma_commit_group();
+        simt::ptx::wgmma_wait_group(0);
+        __syncthreads();  // la tuile suivante écrase celle que les wgmma ont lue
+    }
+    for (unsigned i = 0; i < 128; ++i) {
+        unsigned row, column;
+        d_position(threadIdx.x % 128, i, &row, &column);
+        c[(row0 + 64 * group + row) * kGemmSize + column] = d[i];
+    }
+}
+
+}  // namespace wgmma_test
+
+// Le GEMM bf16 256 × 256 × 256 de l'issue, exact sur de petits entiers, une fois par swizzle ;
+// chacun doit tenir en quelques secondes sur l'émulateur.
+TEST(Wgmma, Gemm256InEverySwizzle) {
+    constexpr unsigned S = wgmma_test::kGemmSize;
+    const std::vector<float> a = wgmma_test::small_integers(S * S, 4), b = wgmma_test::small_integers(S * S, 5);
+    std::vector<std::uint16_t> a_bits(S * S), b_bits(S * S);
+    for (unsigned i = 0; i < S * S; ++i) {
+        a_bits[i] = wgmma_test::to_bits(a[i], wgmma_test::WgmmaInput::bf16);
+        b_bits[i] = wgmma_test::to_bits(b[i], wgmma_test::WgmmaInput::bf16);
+    }
+    std::vector<float> expected(S * S, 0.0f);
+    for (unsigned m = 0; m < S; ++m)
+        for (unsigned k = 0; k < S; ++k)
+            for (unsigned n = 0; n < S; ++n) expected[m * S + n] += a[m * S + k] * b[k * S + n];
+    std::uint16_t *a_device, *b_device;
+    float* c_device;
+    ASSERT_EQ(cudaMalloc(&a_device, S * S * 2), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&b_device, S * S * 2), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&c_device, S * S * 4), cudaSuccess);
+    cudaMemcpy(a_device, a_bits.data(), S * S * 2, cudaMemcpyHostToDevice);
+    cudaMemcpy(b_device, b_bits.data(), S * S * 2, cudaMemcpyHostToDevice);
+    const struct {
+        unsigned swizzle;
+        Major a, b;
+    } layouts[] = {{0, Major::k, Major::mn}, {32, Major::mn, Major::k}, {64, Major::k, Major::k}, {128, Major::k, Major::mn}};
+    for (const auto& layout : layouts) {
+        const Tile a_tile{layout.swizzle, layout.a, 128, 64}, b_tile{layout.swizzle, layout.b, S, 64};
+        cudaMemset(c_device, 0, S * S * 4);
+        const auto start = std::chrono::steady_clock::now();
+        wgmma_test::gemm<<<S / 128, 256, a_tile.bytes() + b_tile.bytes()>>>(a_tile, b_tile, a_device, b_device, c_device);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << simt::last_diagnostic();
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::vector<float> c(S * S);
+        cudaMemcpy(c.data(), c_device, S * S * 4, cudaMemcpyDeviceToHost);
+        EXPECT_EQ(c, expected) << "swizzle " << layout.swizzle;
+        EXPECT_LT(seconds, 10.0) << "swizzle " << layout.swizzle;
+        RecordProperty("secondes_swizzle_" + std::to_string(layout.swizzle), std::to_string(seconds));
+        std::printf("GEMM bf16 256×256×256 par wgmma, swizzle %u : %.3f s sur l'émulateur\n", layout.swizzle, seconds);
+    }
+    cudaFree(a_device);
+    cudaFree(b_device);
+    cudaFree(c_device);
+}
+
+namespace wgmma_test {
+
+// Deux groupes de warps indépendants, deux groupes de wgmma en vol : après wait_group(1), le
+// premier est écrit, le second pas encore (ses registres restent empoisonnés) ; après
+// wait_group(0), les deux le sont.
+__global__ void two_groups_in_flight(float* out) {
+    extern __shared__ unsigned char smem[];
+    const std::uint32_t base = simt::shared_address(smem);
+    const Tile a_tile{0, Major::k, 64, 16}, b_tile{0, Major::k, 8, 16};
+    for (unsigned i = threadIdx.x; i < 64 * 16; i += blockDim.x) store16(a_tile.address(base, i / 16, i % 16), 0x3f80);  // 1
+    for (unsigned i = threadIdx.x; i < 8 * 16; i += blockDim.x) {
+        store16(b_tile.address(base + 2048, i / 16, i % 16), 0x3f80);  // 1
+        store16(b_tile.address(base + 4096, i / 16, i % 16), 0x4000);  // 2
+    }
+    __syncthreads();
+    const int sign = threadIdx.x < 128 ? 1 : -1;
+    float first[4], second[4];
+    float* first_registers[4] = {&first[0], &first[1], &first[2], &first[3]};
+    float* second_registers[4] = {&second[0], &second[1], &second[2], &second[3]};
+    simt::ptx::wgmma_fence();
+    simt::ptx::wgmma_mma_async(8, WgmmaInput::bf16, first_registers, a_tile.descriptor(base, 0, 0),
+                               b_tile.descriptor(base + 2048, 0, 0), false, sign, 1, 0, 0);
+    simt::ptx::wgmma_commit_group();
+    simt::ptx::wgmma_mma_async(8, WgmmaInput::bf16, second_registers, a_tile.descriptor(base, 0, 0),
+                               b_tile.descriptor(base + 4096, 0, 0), false, sign, 1, 0, 0);
+    simt::ptx::wgmma_commit_group();
+    simt::ptx::wgmma_wait_group(1);
+    out[3 * threadIdx.x] = first[0];
+    out[3 * threadIdx.x + 1] = std::isnan(second[0]) ? 1.0f : 0.0f;
+    simt::ptx::wgmma_wait_group(0);
+    out[3 * threadIdx.x + 2] = second[3];
+}
+
+// elect.sync : la lane élue (la plus petite du masque, choix déterministe) et le prédicat.
+__global__ void elect(unsigned* leaders, int* elected) {
+    const unsigned lane = threadIdx.x % 32;
+    std::uint32_t leader = 99;
+    bool chosen;
+    if (threadIdx.x < 32) {
+        chosen = simt::ptx::elect_sync(0xffffffffu, &leader);
+    } else if (lane >= 5) {
+        chosen = simt::ptx::elect_sync(0xffffffe0u, &leader);
+    } else {
+        chosen = false;
+    }
+    leaders[threadIdx.x] = leader;
+    elected[threadIdx.x] = chosen;
+}
+
+// setmaxnreg d'un noyau spécialisé producteur/consommateur : le producteur rend des registres,
+// le consommateur en prend ; aucun effet sur le calcul.
+__global__ void producer_consumer_registers(int* out) {
+    if (threadIdx.x < 128)
+        simt::ptx::setmaxnreg(false, 40);
+    else
+        simt::ptx::setmaxnreg(true, 232);
+    out[threadIdx.x] = 1;
+}
+
+}  // namespace wgmma_test
+
+TEST(Wgmma, TwoWarpgroupsAndGroupsInFlight) {
+    float* out;
+    ASSERT_EQ(cudaMalloc(&out, 256 * 3 * sizeof(float)), cudaSuccess);
+    wgmma_test::two_groups_in_flight<<<1, 256, 8192>>>(out);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << simt::last_diagnostic();
+    std::vector<float> host(256 * 3);
+    cudaMemcpy(host.data(), out, host.size() * sizeof(float), cudaMemcpyDeviceToHost);
+    for (unsigned t = 0; t < 256; ++t) {
+        const float sign = t < 128 ? 1.0f : -1.0f;
+        EXPECT_EQ(host[3 * t], 16.0f * sign) << "thread " << t;
+        EXPECT_EQ(host[3 * t + 1], 1.0f) << "thread " << t << " : le second groupe ne devait pas être écrit";
+        EXPECT_EQ(host[3 * t + 2], 32.0f * sign) << "thread " << t;
+    }
+    cudaFree(out);
+}
+
+TEST(Wgmma, ElectSync) {
+    unsigned* leaders;
+    int* elected;
+    ASSERT_EQ(cudaMalloc(&leaders, 64 * sizeof(unsigned)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&elected, 64 * sizeof(int)), cudaSuccess);
+    wgmma_test::elect<<<1, 64>>>(leaders, elected);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << simt::last_diagnostic();
+    std::vector<unsigned> l(64);
+    std::vector<int> e(64);
+    cudaMemcpy(l.data(), leaders, 64 * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    cudaMemcpy(e.data(), elected, 64 * sizeof(int), cudaMemcpyDeviceToHost);
+    for (unsigned t = 0; t < 64; ++t) {
+        const unsigned lane = t % 32;
+        if (t >= 32 && lane < 5) {
+            EXPECT_EQ(l[t], 99u);
+            EXPECT_EQ(e[t], 0);
+            continue;
+        }
+        const unsigned expected = t < 32 ? 0 : 5;
+        EXPECT_EQ(l[t], expected) << "thread " << t;
+        EXPECT_EQ(e[t], lane == expected ? 1 : 0) << "thread " << t;
+    }
+    cudaFree(leaders);
+    cudaFree(elected);
+}
+
+TEST(Wgmma, SetmaxnregIsAcceptedWithoutEffect) {
+    int* out;
+    ASSERT_EQ(cudaMalloc(&out, 256 * sizeof(int)), cudaSuccess);
+    wgmma_test::producer_consumer_registers<<<2, 256>>>(out);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << simt::last_diagnostic();
+    std::vector<int> host(256);
+    cudaMemcpy(host.data(), out, 256 * sizeof(int), cudaMemcpyDeviceToHost);
+    EXPECT_EQ(host, std::vector<int>(256, 1));
+    cudaFree(out);
+}
+
+// ---- Diagnostics -------------------------------------------------------------------------
+
+namespace wgmma_detection {
+
+using simt::ptx::WgmmaInput;
+
+constexpr int kFenceLine = __LINE__ + 4;
+__global__ void warp_three_exits(int* out) {
+    if (threadIdx.x >= 96) return;
+    out[threadIdx.x] = 1;
+    simt::ptx::wgmma_fence();
+}
+
+constexpr int kBarrierLine = __LINE__ + 4;
+constexpr int kFenceAtBarrierLine = __LINE__ + 6;
+__global__ void warp_two_at_barrier() {
+    if (threadIdx.x / 32 == 2) {
+        __syncthreads();
+        return;
+    }
+    simt::ptx::wgmma_fence();
+    __syncthreads();
+}
+
+__global__ void incomplete_warpgroup() { simt::ptx::wgmma_fence(); }
+
+constexpr int kTouchedMmaLine = __LINE__ + 10;
+__global__ void accumulator_touched(float* out) {
+    extern __shared__ unsigned char smem[];
+    const std::uint32_t base = simt::shared_address(smem);
+    for (unsigned i = threadIdx.x; i < 2048; i += blockDim.x) smem[i] = 0;
+    __syncthreads();
+    float d[4] = {};
+    float* registers[4] = {&d[0], &d[1], &d[2], &d[3]};
+    const std::uint64_t desc = base >> 4 | std::uint64_t{128 >> 4} << 32;  // sans swizzle, SBO 128
+    simt::ptx::wgmma_fence();
+    simt::ptx::wgmma_mma_async(8, WgmmaInput::bf16, registers, desc, desc, true, 1, 1, 0, 0);
+    if (threadIdx.x == 5) d[2] = 1.0f;  // écrit avant wait_group : interdit
+    simt::ptx::wgmma_commit_group();
+    simt::ptx::wgmma_wait_group(0);
+    out[threadIdx.x] = d[0];
+}
+
+__global__ void mma_without_fence() {
+    float d[4] = {};
+    float* registers[4] = {&d[0], &d[1], &d[2], &d[3]};
+    simt::ptx::wgmma_mma_async(8, WgmmaInput::bf16, registers, 0, 0, true, 1, 1, 0, 0);
+}
+
+__global__ void never_waited(float* out) {
+    extern __shared__ unsigned char smem[];
+    (void)smem;
+    float d[4] = {};
+    float* registers[4] = {&d[0], &d[1], &d[2], &d[3]};
+    simt::ptx::wgmma_fence();
+    simt::ptx::wgmma_mma_async(8, WgmmaInput::bf16, registers, 0, 0, true, 1, 1, 0, 0);
+    simt::ptx::wgmma_commit_group();
+    out[threadIdx.x] = 0.0f;
+}
+
+__global__ void nonzero_base_offset(float* out) {
+    extern __shared__ unsigned char smem[];
+    (void)smem;
+    float d[4] = {};
+    float* registers[4] = {&d[0], &d[1], &d[2], &d[3]};
+    const std::uint64_t desc = std::uint64_t{1} << 62 | std::uint64_t{3} << 49;  // 128B, décalage de base 3
+    simt::ptx::wgmma_fence();
+    simt::ptx::wgmma_mma_async(8, WgmmaInput::bf16, registers, desc, desc, true, 1, 1, 0, 0);
+    simt::ptx::wgmma_commit_group();
+    simt::ptx::wgmma_wait_group(0);
+    out[threadIdx.x] = d[0];
+}
+
+constexpr int kBadCountLine = __LINE__ + 1;
+__global__ void setmaxnreg_bad_count() { simt::ptx::setmaxnreg(true, 100); }
+
+__global__ void setmaxnreg_not_uniform() { simt::ptx::setmaxnreg(false, threadIdx.x < 64 ? 40 : 48); }
+
+__global__ void setmaxnreg_inc_lowers() {
+    simt::ptx::setmaxnreg(true, 232);
+    simt::ptx::setmaxnreg(true, 200);
+}
+
+}  // namespace wgmma_detection
+
+namespace {
+
+std::string wgmma_line(int line) { return "test_wgmma.cu:" + std::to_string(line); }
+
+}  // namespace
+
+/** @brief Diagnostics silencieux ; l'erreur collante est effacée à la fin. */
+class WgmmaDetection : public testing::Test {
+protected:
+    void SetUp() override {
+        simt::set_quiet(true);
+        simt::clear_diagnostic();
+        ASSERT_EQ(cudaMalloc(&out_, 256 * sizeof(float)), cudaSuccess);
+    }
+    void TearDown() override {
+        cudaDeviceReset();
+        simt::set_quiet(false);
+        cudaFree(out_);
+    }
+    float* out_ = nullptr;
+};
+
+TEST_F(WgmmaDetection, WarpThatExitedIsNamed) {
+    wgmma_detection::warp_three_exits<<<1, 128>>>(reinterpret_cast<int*>(out_));
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(),
+                AllOf(HasSubstr("noyau wgmma_detection::warp_three_exits, bloc (0, 0, 0)"),
+                      HasSubstr("wgmma.fence.sync.aligned (" + wgmma_line(wgmma_detection::kFenceLine) + ")"),
+                      HasSubstr("non atteinte par les 4 warps du groupe de warps 0 (threads 0 à 127)"),
+                      HasSubstr("warp 3 (threads 96 à 127) : aucune lane ne l'atteint, la lane 0 a terminé")));
+}
+
+TEST_F(WgmmaDetection, WarpWaitingElsewhereIsNamed) {
+    wgmma_detection::warp_two_at_barrier<<<1, 128>>>();
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(),
+                AllOf(HasSubstr("wgmma.fence.sync.aligned (" + wgmma_line(wgmma_detection::kFenceAtBarrierLine) + ")"),
+                      HasSubstr("warp 2 (threads 64 à 95) : aucune lane ne l'atteint, la lane 0 attend "
+                                "__syncthreads (" + wgmma_line(wgmma_detection::kBarrierLine) + ")")));
+}
+
+TEST_F(WgmmaDetection, IncompleteWarpgroup) {
+    wgmma_detection::incomplete_warpgroup<<<1, 96>>>();
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(), AllOf(HasSubstr("le groupe de warps 0 n'a que 96 threads"),
+                                               HasSubstr("4 warps complets")));
+}
+
+TEST_F(WgmmaDetection, AccumulatorTouchedBeforeWaitGroup) {
+    wgmma_detection::accumulator_touched<<<1, 128, 4096>>>(out_);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(),
+                AllOf(HasSubstr("thread (5, 0, 0)"),
+                      HasSubstr("wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 (" +
+                                wgmma_line(wgmma_detection::kTouchedMmaLine) + ")"),
+                      HasSubstr("le registre d'accumulateur d2 du thread (5, 0, 0) a été modifié"),
+                      HasSubstr("avant le wgmma.wait_group qui l'attend")));
+}
+
+TEST_F(WgmmaDetection, MmaWithoutFence) {
+    wgmma_detection::mma_without_fence<<<1, 128>>>();
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(), HasSubstr("aucun wgmma.fence ne précède le premier wgmma.mma_async"));
+}
+
+TEST_F(WgmmaDetection, MmaNeverWaited) {
+    wgmma_detection::never_waited<<<1, 128, 1024>>>(out_);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(),
+                AllOf(HasSubstr("le groupe de warps 0 a terminé sans l'attendre"), HasSubstr("wgmma.wait_group manque")));
+}
+
+TEST_F(WgmmaDetection, NonzeroBaseOffsetIsRefused) {
+    wgmma_detection::nonzero_base_offset<<<1, 128, 1024>>>(out_);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(), HasSubstr("décalage de base (bits 49–51) de 3"));
+}
+
+TEST_F(WgmmaDetection, SetmaxnregRules) {
+    wgmma_detection::setmaxnreg_bad_count<<<1, 128>>>();
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(),
+                AllOf(HasSubstr("setmaxnreg.inc.sync.aligned.u32 100 (" + wgmma_line(wgmma_detection::kBadCountLine) + ")"),
+                      HasSubstr("multiple de 8 compris entre 24 et 256")));
+    cudaDeviceReset();
+    wgmma_detection::setmaxnreg_not_uniform<<<1, 128>>>();
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(), HasSubstr("la valeur doit être la même pour tout le groupe de warps"));
+    cudaDeviceReset();
+    wgmma_detection::setmaxnreg_inc_lowers<<<1, 128>>>();
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(), HasSubstr("baisserait le nombre de registres par thread, fixé à 232"));
+}
