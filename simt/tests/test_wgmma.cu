@@ -542,6 +542,16 @@ __global__ void warp_two_at_barrier() {
 
 __global__ void incomplete_warpgroup() { simt::ptx::wgmma_fence(); }
 
+// .aligned : les 128 threads doivent exécuter la même instruction, pas deux fences distincts.
+constexpr int kFirstFenceLine = __LINE__ + 4;
+constexpr int kSecondFenceLine = __LINE__ + 5;
+__global__ void two_different_fences() {
+    if (threadIdx.x < 64)
+        simt::ptx::wgmma_fence();
+    else
+        simt::ptx::wgmma_fence();
+}
+
 constexpr int kTouchedMmaLine = __LINE__ + 10;
 __global__ void accumulator_touched(float* out) {
     extern __shared__ unsigned char smem[];
@@ -647,6 +657,15 @@ TEST_F(WgmmaDetection, IncompleteWarpgroup) {
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
     EXPECT_THAT(simt::last_diagnostic(), AllOf(HasSubstr("le groupe de warps 0 n'a que 96 threads"),
                                                HasSubstr("4 warps complets")));
+}
+
+TEST_F(WgmmaDetection, DifferentInstructionsInOneWarpgroup) {
+    wgmma_detection::two_different_fences<<<1, 128>>>();
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(),
+                AllOf(HasSubstr("instructions de groupe de warps discordantes"),
+                      HasSubstr("wgmma.fence.sync.aligned (" + wgmma_line(wgmma_detection::kFirstFenceLine) + ")"),
+                      HasSubstr("wgmma.fence.sync.aligned (" + wgmma_line(wgmma_detection::kSecondFenceLine) + ")")));
 }
 
 TEST_F(WgmmaDetection, AccumulatorTouchedBeforeWaitGroup) {
