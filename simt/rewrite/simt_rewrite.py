@@ -429,22 +429,6 @@ def dynamic_shared_edits(code: str) -> list[Edit]:
     return edits
 
 
-SHARED_THEN_ALIGNAS = re.compile(r"\b__shared__(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
-
-
-def shared_alignment_edits(code: str, taken: list[Edit]) -> list[Edit]:
-    """``__shared__ alignas(N) T t[…];`` (courant dans les noyaux de Hopper, dont les tuiles
-    en swizzle doivent être alignées) devient ``alignas(N) __shared__ T t[…];`` : __shared__
-    est ``static thread_local``, que l'attribut standard alignas ne peut pas suivre en C++.
-    Même longueur, mêmes lignes ; hors des déclarations déjà réécrites (``taken``)."""
-    edits = []
-    for match in SHARED_THEN_ALIGNAS.finditer(code):
-        if any(edit.start <= match.start() < edit.end for edit in taken):
-            continue
-        edits.append(Edit(match.start(), match.end(), match.group(2) + match.group(1) + "__shared__"))
-    return edits
-
-
 # --------------------------------------------------------------------------------------
 # Lancements par l'API : cudaLaunchCooperativeKernel → ::simt::launch_cooperative,
 # cudaLaunchKernelEx → ::simt::launch_kernel_ex
@@ -641,8 +625,7 @@ def rewrite_source(text: str, path: str) -> tuple[str, list[str]]:
             seen.add(diagnostic)
             diagnostics.append(diagnostic)
     try:
-        dynamic = dynamic_shared_edits(code)
-        edits = sorted(launch_edits(text, code) + dynamic + shared_alignment_edits(code, dynamic)
+        edits = sorted(launch_edits(text, code) + dynamic_shared_edits(code)
                        + cooperative_launch_edits(text, code) + [Edit(*edit) for edit in asm])
     except RewriteError as error:
         diagnostics.append(f"{path}:{line_of(text, error.pos)}: simt : {error}")

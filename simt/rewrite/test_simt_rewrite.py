@@ -142,12 +142,6 @@ class LeftAlone(RewriteTestCase):
     def test_static_shared_memory(self):
         self.assertUnchanged("__shared__ float tile[32][33];\n__shared__ int count;")
 
-    def test_alignas_after_shared_moves_before_it(self):
-        # __shared__ est « static thread_local », qu'un attribut standard ne peut pas suivre.
-        self.assertRewrite("{__shared__ alignas(128) float t[4];\n__shared__\n  alignas(alignof(int4)) int u;}",
-                           "{alignas(128) __shared__ float t[4];\nalignas(alignof(int4))\n  __shared__ int u;}")
-        self.assertUnchanged("{__shared__ __align__(16) float t[4];}")
-
 
 class DynamicSharedMemory(RewriteTestCase):
     def test_plain(self):
