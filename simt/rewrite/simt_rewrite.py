@@ -538,8 +538,6 @@ UNSUPPORTED = [
                 "la copie asynchrone par le TMA (cp.async.bulk, CUtensorMap)", True),
     Unsupported(re.compile(r"\b__cluster_dims__\b|\bcluster_group\b|\bthis_cluster\s*\("), False,
                 "le regroupement de blocs en clusters", False),
-    Unsupported(re.compile(r"wgmma"), True,
-                "l'instruction wgmma (Tensor Cores de Hopper)", True),
     Unsupported(re.compile(r"tcgen05"), True,
                 "l'instruction tcgen05 (Tensor Cores de Blackwell)", True),
 ]

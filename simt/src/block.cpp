@@ -94,6 +94,7 @@ void run_block(Launch& launch, unsigned linear_block) {
         if (block.aborted) break;
         if (all_at_same_barrier(block)) release_barrier(block);
     }
+    if (!block.aborted) check_warpgroups_at_exit(block);  // wgmma jamais attendus (wgmma.cpp)
     // Détruire une fibre suspendue la déroule (destructeurs compris) sur sa propre pile.
     for (ThreadSlot& slot : block.threads) destroy_fiber(slot);
     block.threads.clear();

@@ -43,6 +43,8 @@ std::string state_text(const ThreadSlot& slot) {
         case State::at_grid: return "attend grid.sync() (" + location(slot.where) + ")";
         case State::at_warp:
             return std::string("attend ") + warp_request_name(slot.warp) + " (" + location(slot.where) + ")";
+        case State::at_warpgroup:
+            return std::string("attend ") + slot.warpgroup.name + " (" + location(slot.where) + ")";
         case State::ready: return "s'exécute";
     }
     return "";

@@ -36,13 +36,19 @@ bool all_at_same_barrier(Block& block) {
     ThreadSlot* waiting = nullptr;
     ThreadSlot* finished = nullptr;
     ThreadSlot* warp_waiting = nullptr;
+    ThreadSlot* warpgroup_waiting = nullptr;
     for (ThreadSlot& slot : block.threads) {
         if (slot.state == State::done) finished = finished ? finished : &slot;
         else if (slot.state == State::at_warp) warp_waiting = warp_waiting ? warp_waiting : &slot;
+        else if (slot.state == State::at_warpgroup) warpgroup_waiting = warpgroup_waiting ? warpgroup_waiting : &slot;
         else if (!waiting) waiting = &slot;
     }
     if (warp_waiting) {
         report_missing_lanes(block, *warp_waiting);
+        return false;
+    }
+    if (warpgroup_waiting) {  // warpgroup.cpp : les warps du groupe qui n'y viennent pas
+        report_missing_warps(block, *warpgroup_waiting);
         return false;
     }
     if (!waiting) return false;  // tous terminés

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -34,7 +35,7 @@ inline constexpr std::size_t kSharedWindowAlignment = 1024;
 struct KernelAbort {};
 
 /** @brief Où en est un thread CUDA : prêt, arrêté à un point d'attente, ou terminé. */
-enum class State { ready, at_barrier, at_warp, at_grid, done };
+enum class State { ready, at_barrier, at_warp, at_grid, at_warpgroup, done };
 
 /** @brief Ce qu'une lane dépose pour une opération de warp, et ce qu'elle en reçoit. */
 struct WarpRequest {
@@ -48,6 +49,15 @@ struct WarpRequest {
     const char* name = nullptr;        // WarpOp::exchange : l'instruction
     WarpExchange exchange = nullptr;   // WarpOp::exchange : le calcul
     void* data = nullptr;              // WarpOp::exchange : opérandes et résultats de la lane
+};
+
+/**
+ * @brief Ce qu'un thread dépose à une instruction de groupe de warps (warpgroup.cpp) : son
+ *        nom PTX, pour les diagnostics, et ses opérandes, sur sa pile (valides pendant l'attente).
+ */
+struct WarpgroupRequest {
+    const char* name = nullptr;
+    void* operands = nullptr;
 };
 
 /** @brief Une copie cp.async en attente. */
@@ -72,6 +82,7 @@ struct ThreadSlot {
     int barrier_result = 0;
     std::source_location where;
     WarpRequest warp;
+    WarpgroupRequest warpgroup;
     std::vector<AsyncCopy> open_group;                // copies depuis le dernier commit
     std::vector<std::vector<AsyncCopy>> committed;    // groupes fermés, du plus ancien au plus récent
 };
@@ -123,6 +134,9 @@ struct Launch {
     AtomicFootprint* atomics = nullptr;        // mode « courses de données » seulement
 };
 
+/** @brief État d'un groupe de warps : registres, opérations wgmma en attente (warpgroup.hpp). */
+struct WarpgroupState;
+
 /** @brief Le bloc qu'exécute un thread du système. */
 struct Block {
     Launch* launch;
@@ -131,6 +145,7 @@ struct Block {
     std::byte* dynamic_shared = nullptr;
     bool aborted = false;
     unsigned pass = 0;
+    std::vector<std::shared_ptr<WarpgroupState>> warpgroups{};  // créés au premier usage (warpgroup.cpp)
 };
 
 // Le bloc et le thread CUDA en cours sur ce thread du système (block.cpp).
@@ -190,6 +205,36 @@ const char* warp_request_name(const WarpRequest& request);
  * @return true si au moins une opération a été terminée (des fibres sont de nouveau prêtes).
  */
 bool complete_pending_warps(Block& block);
+
+// ---- warpgroup.cpp : instructions de groupe de warps (4 warps, 128 threads) -----------------
+
+inline constexpr unsigned kWarpgroupSize = 128;
+
+/** @brief Les 128 threads d'un groupe de warps arrivés au rendez-vous, dans l'ordre des lanes. */
+using WarpgroupThreads = ThreadSlot* const (&)[kWarpgroupSize];
+
+/**
+ * @brief Rendez-vous d'une instruction `.sync.aligned` de groupe de warps : le thread courant
+ *        dépose @p operands et attend les 127 autres threads de son groupe (4 warps consécutifs
+ *        alignés) ; le dernier arrivé appelle @p complete avec les 128 threads, puis tous
+ *        repartent. Un groupe incomplet, ou des threads à une autre instruction de groupe, sont
+ *        des fautes.
+ */
+void warpgroup_rendezvous(const char* name, void* operands,
+                          const std::function<void(Block&, WarpgroupThreads)>& complete,
+                          const std::source_location& where);
+
+/**
+ * @brief Plus aucune fibre n'est prête et @p waiting attend une instruction de groupe de
+ *        warps : nomme les warps du groupe qui ne l'ont pas atteinte, et arrête le bloc.
+ */
+void report_missing_warps(Block& block, const ThreadSlot& waiting);
+
+/** @brief État du groupe de warps de @p slot, créé au premier usage. */
+WarpgroupState& warpgroup_state(Block& block, const ThreadSlot& slot);
+
+/** @brief Fin du bloc : des wgmma jamais attendus par wgmma.wait_group sont une faute (wgmma.cpp). */
+void check_warpgroups_at_exit(Block& block);
 
 // ---- diagnostics.cpp : rédaction et émission des fautes -------------------------------------
 

@@ -7,6 +7,7 @@
  */
 #include "execution.hpp"
 
+#include <bit>
 #include <cstring>
 #include <string>
 
@@ -23,6 +24,7 @@ const char* warp_op_name(WarpOp op) {
         case WarpOp::any: return "__any_sync";
         case WarpOp::sync: return "__syncwarp";
         case WarpOp::exchange: return "opération collective de warp";
+        case WarpOp::elect: return "elect.sync";
     }
     return "opération de warp";
 }
@@ -146,6 +148,11 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
                 break;
             }
             case WarpOp::sync: break;
+            case WarpOp::elect: {  // choix déterministe permis par le PTX ISA : la plus petite lane
+                const unsigned leader = static_cast<unsigned>(std::countr_zero(present));
+                std::memcpy(own.result, &leader, sizeof leader);
+                break;
+            }
             default: {
                 const int source = shuffle_source(own, lane);
                 if (source < 0) {

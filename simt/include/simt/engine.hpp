@@ -29,7 +29,7 @@ namespace detail {
 enum class BarrierKind { sync, count, all, any };
 
 /** @brief Opérations collectives d'un warp. */
-enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync, exchange };
+enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync, exchange, elect };
 
 /**
  * @brief Calcul d'une opération collective de warp à opérandes quelconques (mma.sync,

@@ -8,3 +8,4 @@
 #include "simt/shared_window.hpp"
 #include "simt/ptx/base.hpp"
 #include "simt/ptx/ampere.hpp"
+#include "simt/ptx/wgmma.hpp"

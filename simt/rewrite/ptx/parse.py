@@ -479,10 +479,10 @@ def _statement(statement: str, line: int):
         names = []
         for piece in match.group(2).split(","):
             piece = piece.strip()
-            counted = re.fullmatch(rf"({IDENTIFIER})\s*<\s*(\d+)\s*>", piece)
+            counted = re.fullmatch(rf"(%?{IDENTIFIER})\s*<\s*(\d+)\s*>", piece)
             if counted:
                 names += [f"{counted.group(1)}{k}" for k in range(int(counted.group(2)))]
-            elif re.fullmatch(IDENTIFIER, piece):
+            elif re.fullmatch(rf"%?{IDENTIFIER}", piece):  # %%rx de CUTLASS : un nom en %
                 names.append(piece)
             else:
                 raise PtxError(line, f"déclaration de registre illisible : {piece}")

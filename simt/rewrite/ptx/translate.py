@@ -67,7 +67,7 @@ class Context:
         if ptx_type not in PTX_TYPES:
             raise self.error(f"type de registre .{ptx_type} non émulé")
         bits = bits_of(ptx_type)
-        cpp = f"simt_r{self.scope_count}_{name.replace('$', '_S_')}"
+        cpp = f"simt_r{self.scope_count}_{name.replace('$', '_S_').replace('%', '_P_')}"
         self.scopes[-1][name] = (cpp, bits)
         self.declarations.append(f"[[maybe_unused]] {CONTAINERS[bits]} {cpp}{{}};")
 
@@ -191,6 +191,18 @@ def label_name(name: str) -> str:
     return "simt_l_" + name.replace("$", "_S_")
 
 
+def _declared_names(operand: Operand, ctx: Context) -> Operand:
+    """Un « %nom » déclaré par .reg (écrit %%nom dans l'asm, comme CUTLASS) est un registre, pas
+    un registre spécial."""
+    if operand.kind == "special" and ctx.lookup("%" + operand.text) is not None:
+        return Operand("name", "%" + operand.text)
+    if operand.items:
+        operand.items = [_declared_names(item, ctx) for item in operand.items]
+    if operand.base is not None:
+        operand.base = _declared_names(operand.base, ctx)
+    return operand
+
+
 def _translate_items(items: list, ctx: Context) -> list[tuple[int, str]]:
     """(ligne, C++) de chaque élément du PTX."""
     out = []
@@ -218,6 +230,9 @@ def _translate_items(items: list, ctx: Context) -> list[tuple[int, str]]:
         handler, match = found
         if item.unterminated:
             raise ctx.error(f"instruction PTX sans « ; » final : {item.opcode}")
+        item.operands = [_declared_names(operand, ctx) for operand in item.operands]
+        if item.guard is not None:
+            item.guard = _declared_names(item.guard, ctx)
         code = handler(item, ctx, match)
         if item.guard is not None:
             code = f"if ({ctx.value(item.guard, 'pred')}) {{ {code} }}"
