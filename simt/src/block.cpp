@@ -53,6 +53,7 @@ void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared)
     blockDim = shape;
     gridDim = grid;
     current_block = &block;
+    join_cluster(block);
 
     const unsigned count = shape.x * shape.y * shape.z;
     block.threads.resize(count);
@@ -72,6 +73,7 @@ void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared)
                 if (slot.state != State::ready) continue;
                 resume(slot);
                 ran = true;
+                if (slot.state == State::done && block.cluster) cluster_thread_exited(block, slot);
                 if (block.aborted || launch.aborted) {
                     block.aborted = true;
                     break;
@@ -87,8 +89,10 @@ void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared)
         // terminé peut s'achever ; sinon toutes attendent, il faut libérer une barrière.
         if (complete_pending_warps(block)) continue;
         if (block.aborted) break;
+        if (wait_for_cluster(block)) continue;  // la barrière du cluster dépend des autres blocs
         if (all_at_same_barrier(block)) release_barrier(block);
     }
+    if (!block.aborted) leave_cluster(block);
     // Détruire une fibre suspendue la déroule (destructeurs compris) sur sa propre pile.
     for (ThreadSlot& slot : block.threads) destroy_fiber(slot);
     block.threads.clear();
