@@ -92,7 +92,6 @@ void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared)
         if (wait_for_cluster(block)) continue;  // la barrière du cluster dépend des autres blocs
         if (all_at_same_barrier(block)) release_barrier(block);
     }
-    if (!block.aborted) leave_cluster(block);
     // Détruire une fibre suspendue la déroule (destructeurs compris) sur sa propre pile.
     for (ThreadSlot& slot : block.threads) destroy_fiber(slot);
     block.threads.clear();

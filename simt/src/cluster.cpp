@@ -9,7 +9,7 @@
  * `static thread_local`) : la même variable d'un autre bloc est au même décalage dans le TLS
  * du thread de ce bloc, ce que calcule map_shared_rank. Les threads de tous les blocs restent
  * en vie jusqu'à la fin du cluster, si bien qu'un accès fautif à la mémoire d'un bloc terminé
- * ne lit jamais une mémoire libérée : il est signalé (leave_cluster, cluster_map_shared).
+ * ne lit jamais une mémoire libérée : il est signalé (cluster_thread_exited, cluster_map_shared).
  *
  * La barrière compte par phases, comme le matériel : une phase s'achève quand tous les
  * threads non terminés du cluster sont arrivés (un thread terminé n'est plus attendu, PTX ISA,
@@ -206,15 +206,37 @@ void join_cluster(Block& block) {
 
 void cluster_thread_exited(Block& block, const ThreadSlot& slot) {
     Cluster& cluster = *block.cluster;
-    std::lock_guard lock(cluster.mutex);
-    ClusterMember& member = cluster.members[block.cluster_rank];
-    --member.live;
-    if (slot.cluster_arrivals > cluster.phase) return;  // arrivé dans la phase en cours : compté
-    --member.pending;
-    if (--cluster.pending == 0) {
-        bool anyone = false;
-        for (const ClusterMember& m : cluster.members) anyone = anyone || m.live > 0;
-        if (anyone) complete_phase(cluster);
+    std::unique_lock lock(cluster.mutex);
+    const unsigned rank = block.cluster_rank;
+    ClusterMember& member = cluster.members[rank];
+    // Le dernier thread du bloc termine : sa mémoire partagée cesse d'exister, avant que cette
+    // sortie n'achève peut-être une phase (la barrière ne l'attendait plus).
+    const bool last = --member.live == 0;
+    if (last) {
+        member.finished = true;
+        member.finished_phase = cluster.phase;
+    }
+    if (slot.cluster_arrivals <= cluster.phase) {  // pas encore arrivé dans la phase en cours
+        --member.pending;
+        if (--cluster.pending == 0) {
+            bool anyone = false;
+            for (const ClusterMember& m : cluster.members) anyone = anyone || m.live > 0;
+            if (anyone) complete_phase(cluster);
+        }
+    }
+    if (!last) return;
+    const unsigned size = unsigned(cluster.members.size());
+    for (unsigned reader = 0; reader < size; ++reader) {
+        if (reader == rank || cluster.needed[reader * size + rank] <= member.finished_phase) continue;
+        const std::string problem =
+            "le bloc termine alors que le " + block_text(cluster, reader) +
+            " du cluster a désigné sa mémoire partagée (map_shared_rank, mapa) sans qu'une barrière de "
+            "cluster les sépare depuis : sur GPU, la mémoire partagée d'un bloc terminé peut être "
+            "réattribuée (comportement indéfini) ; un cluster.sync() avant la fin garde chaque bloc "
+            "en vie tant qu'un autre lit sa mémoire";
+        lock.unlock();
+        fail_block(block, problem);
+        return;
     }
 }
 
@@ -242,28 +264,6 @@ bool wait_for_cluster(Block& block) {
             return true;
         }
         cluster.changed.wait_for(lock, std::chrono::milliseconds(50));
-    }
-}
-
-void leave_cluster(Block& block) {
-    if (block.cluster == nullptr) return;
-    Cluster& cluster = *block.cluster;
-    std::unique_lock lock(cluster.mutex);
-    const unsigned rank = block.cluster_rank;
-    const unsigned size = unsigned(cluster.members.size());
-    cluster.members[rank].finished = true;
-    cluster.members[rank].finished_phase = cluster.phase;
-    for (unsigned reader = 0; reader < size; ++reader) {
-        if (reader == rank || cluster.needed[reader * size + rank] <= cluster.phase) continue;
-        const std::string problem =
-            "le bloc termine alors que le " + block_text(cluster, reader) +
-            " du cluster a désigné sa mémoire partagée (map_shared_rank, mapa) sans qu'une barrière de "
-            "cluster les sépare depuis : sur GPU, la mémoire partagée d'un bloc terminé peut être "
-            "réattribuée (comportement indéfini) ; un cluster.sync() avant la fin garde chaque bloc "
-            "en vie tant qu'un autre lit sa mémoire";
-        lock.unlock();
-        fail_block(block, problem);
-        return;
     }
 }
 

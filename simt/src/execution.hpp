@@ -185,7 +185,10 @@ void run_clusters(Launch& launch, unsigned resident_blocks);
 /** @brief Rattache le bloc qui démarre sur ce thread du système à son cluster. */
 void join_cluster(Block& block);
 
-/** @brief Le thread @p slot du bloc vient de terminer : il n'est plus attendu par la barrière du cluster. */
+/**
+ * @brief Le thread @p slot du bloc vient de terminer : il n'est plus attendu par la barrière du
+ *        cluster. Le dernier du bloc vérifie qu'aucun autre bloc ne lit encore sa mémoire partagée.
+ */
 void cluster_thread_exited(Block& block, const ThreadSlot& slot);
 
 /**
@@ -194,9 +197,6 @@ void cluster_thread_exited(Block& block, const ThreadSlot& slot);
  * @return false si aucune fibre n'attend la barrière du cluster.
  */
 bool wait_for_cluster(Block& block);
-
-/** @brief Tous les threads du bloc ont terminé : vérifie qu'aucun autre bloc ne lit encore sa mémoire partagée. */
-void leave_cluster(Block& block);
 
 /** @brief Pour le chien de garde : les blocs qu'attend la barrière de chaque cluster, vide sinon. */
 std::string cluster_deadlock_text(Launch& launch);

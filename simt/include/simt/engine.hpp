@@ -86,7 +86,8 @@ int register_cluster_dims(const void* kernel, unsigned x, unsigned y, unsigned z
  *        réécriture) : le lancement doit avoir ces dimensions ; (0, 0, 0) pour
  *        `__cluster_dims__()`, qui exige des dimensions données au lancement.
  */
-void check_cluster_dims(unsigned x, unsigned y, unsigned z, const std::source_location& where);
+void check_cluster_dims(unsigned x, unsigned y, unsigned z,
+                        const std::source_location& where = std::source_location::current());
 
 /** @brief Lane du thread courant dans son warp (0 à 31). */
 unsigned lane_id();
