@@ -15,8 +15,10 @@ ordinaires vers simt, au moment de la construction :
   ``cudaLaunchKernelEx(&config, noyau, args...)`` devient ``::simt::launch_kernel_ex(…)`` ;
 - ``__cluster_dims__(x, y, z)`` garde ses dimensions : vérifiées au début du corps du noyau
   et inscrites après lui (voir cluster_dims_edits) ;
-- les fonctionnalités que le processeur n'émule pas (assembleur PTX, Tensor Cores,
-  TMA) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
+- ``asm volatile("…" : sorties : entrées)`` dont toutes les instructions PTX sont connues
+  devient du C++ qui appelle ``::simt::ptx`` (paquet ``ptx/``, sur les mêmes lignes) ;
+- les fonctionnalités que le processeur n'émule pas (instruction PTX inconnue, Tensor Cores
+  par WMMA, TMA) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
 
 Tout le reste est recopié octet pour octet. La sortie garde exactement les numéros
 de ligne de l'original : une directive ``#line 1`` en tête renvoie les erreurs de g++
@@ -35,6 +37,9 @@ import re
 import sys
 from pathlib import Path
 from typing import NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import ptx  # noqa: E402  (simt/rewrite/ptx : traduction du PTX en ligne)
 
 SOURCE_SUFFIXES = {".cu", ".cuh", ".h", ".hpp", ".cpp"}
 
@@ -516,7 +521,8 @@ def cooperative_launch_edits(text: str, code: str) -> list[Edit]:
 # (check_cluster_dims) ; après le noyau, à la portée de l'espace de noms, leur inscription
 # (SIMT_CLUSTER_DIMS), qu'un lancement <<<>>> applique. Un noyau modèle n'est pas inscrit
 # (ses paramètres de modèle ne sont plus visibles après lui) : sa vérification demande alors
-# un lancement par cudaLaunchKernelEx. L'attribut caché dans une macro n'est pas vu.
+# un lancement par cudaLaunchKernelEx. Une macro à paramètres définie comme
+# __cluster_dims__(…) est suivie ; une autre forme de macro ne l'est pas.
 
 CLUSTER_DIMS = re.compile(r"\b__cluster_dims__\s*\(")
 DECLARATOR_CALL = re.compile(r"((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*\(")
@@ -553,45 +559,70 @@ def _split_arguments(text: str) -> list[str]:
     return arguments
 
 
+CLUSTER_DIMS_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)\((?P<params>[^)]*)\)"
+                                r"[^\n]*?\b__cluster_dims__\s*\((?P<dims>[^()\n]*)\)", re.M)
+
+
+def _cluster_attributes(text: str, code: str, directives: list[tuple[int, int]]):
+    """(position, fin de l'attribut, dimensions) de chaque __cluster_dims__ écrit sur un noyau,
+    directement ou par une macro à paramètres définie comme __cluster_dims__(…) (une macro
+    qui le cache pour les cibles antérieures à sm_90, où nvcc le refuse)."""
+    macros = {}
+    for match in CLUSTER_DIMS_MACRO.finditer(code):
+        params = [p.strip() for p in match["params"].split(",") if p.strip()]
+        macros.setdefault(match["name"], (params, _split_arguments(match["dims"])))
+    names = [CLUSTER_DIMS.pattern] + [rf"\b{re.escape(name)}\s*\(" for name in macros]
+    for match in re.finditer("|".join(names), code):
+        if any(start <= match.start() < end for start, end in directives):
+            continue  # dans une directive : la définition d'une macro
+        close = _match_forward(code, match.end() - 1)
+        if close < 0:
+            raise RewriteError(match.start(), "__cluster_dims__ sans parenthèse fermante")
+        arguments = _split_arguments(text[match.end():close])
+        name = match.group().split("(")[0].strip()
+        if name in macros:
+            params, dims = macros[name]
+            if len(arguments) != len(params):
+                continue  # autre usage du nom : pas notre macro
+            values = dict(zip(params, arguments))
+            arguments = [re.sub(r"\b[A-Za-z_]\w*\b", lambda w: f"({values[w.group()]})" if w.group() in values
+                                else w.group(), dim) for dim in dims]
+        yield match.start(), close, arguments
+
+
 def cluster_dims_edits(text: str, code: str) -> list[Edit]:
     """Vérification au début du corps et inscription après le noyau, pour chaque __cluster_dims__."""
     directives = [(m.start(), m.end()) for m in PREPROCESSOR_LINE.finditer(code)]
     edits = []
-    for match in CLUSTER_DIMS.finditer(code):
-        if any(start <= match.start() < end for start, end in directives):
-            continue  # dans une macro : invisible ici
-        close = _match_forward(code, match.end() - 1)
-        if close < 0:
-            raise RewriteError(match.start(), "__cluster_dims__ sans parenthèse fermante")
-        dims = _split_arguments(text[match.end():close])
+    for start, close, dims in _cluster_attributes(text, code, directives):
         if len(dims) > 3 or any(not dim for dim in dims):
-            raise RewriteError(match.start(), "__cluster_dims__ prend une, deux ou trois dimensions")
+            raise RewriteError(start, "__cluster_dims__ prend une, deux ou trois dimensions")
         # Le nom du noyau : le premier identifiant suivi d'une parenthèse qui n'est pas un attribut.
         pos = close + 1
         while True:
             declarator = DECLARATOR_CALL.search(code, pos)
             if declarator is None or re.search(r"[;{}]", code[pos:declarator.start()]):
-                raise RewriteError(match.start(), "__cluster_dims__ hors de la déclaration d'un noyau")
+                raise RewriteError(start, "__cluster_dims__ hors de la déclaration d'un noyau")
             name = re.sub(r"\s+", "", declarator.group(1))
             pos = _match_forward(code, declarator.end() - 1) + 1
             if pos == 0:
-                raise RewriteError(match.start(), "déclaration de noyau sans parenthèse fermante")
+                raise RewriteError(start, "déclaration de noyau sans parenthèse fermante")
             if name.split("::")[-1] not in DECLARATION_ATTRIBUTES:
                 break
         end = re.compile(r"[;{]").search(code, pos)
         if end is None:
-            raise RewriteError(match.start(), "déclaration de noyau inachevée")
+            raise RewriteError(start, "déclaration de noyau inachevée")
         padded = dims + ["1"] * (3 - len(dims)) if dims else ["0", "0", "0"]
         if code[end.start()] == "{":
             edits.append(Edit(end.end(), end.end(), f" ::simt::detail::check_cluster_dims({', '.join(padded)});"))
             after = _match_forward(code, end.start())
             if after < 0:
-                raise RewriteError(match.start(), "corps de noyau sans accolade fermante")
+                raise RewriteError(start, "corps de noyau sans accolade fermante")
         else:
             after = end.start()
-        template = re.search(r"\btemplate\b", code[_statement_start(code, match.start()):match.start()])
+        template = re.search(r"\btemplate\b", code[_statement_start(code, start):start])
         if dims and not template:
-            line = line_of(code, match.start())
+            line = line_of(code, start)
             edits.append(Edit(after + 1, after + 1,
                               f" [[maybe_unused]] static const int simt_cluster_dims_{line} = "
                               f"SIMT_CLUSTER_DIMS({name}, {', '.join(dims)});"))
@@ -612,9 +643,9 @@ class Unsupported(NamedTuple):
 
 GPU_ONLY_ADVICE = "cet exemple est réservé au GPU (BACKENDS gpu)."
 
+# L'assembleur en ligne (asm) n'est pas dans cette liste : le paquet ptx/ le traduit, et
+# refuse avec FICHIER:LIGNE chaque instruction PTX qu'il ne connaît pas.
 UNSUPPORTED = [
-    Unsupported(re.compile(r"\b(?:asm|__asm__|__asm)\b"), False,
-                "l'assembleur en ligne (PTX)", False),
     Unsupported(re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]mma\.h[>\"]", re.M), True,
                 "l'API WMMA des Tensor Cores (<mma.h>)", True),
     Unsupported(re.compile(r"\bwmma::"), False,
@@ -701,16 +732,20 @@ def rewrite_source(text: str, path: str) -> tuple[str, list[str]]:
     Le texte n'est utilisable que si la liste des diagnostics est vide.
     """
     code, code_and_strings = mask_source(text)
+    asm, refused = ptx.asm_edits(text, code, hidden_from_emulator(code),
+                                 lambda pos: at_namespace_scope(code, pos))
+    found = [(line_of(text, pos), message) for pos, message in unsupported_features(code, code_and_strings)]
     diagnostics = []
     seen = set()
-    for pos, message in unsupported_features(code, code_and_strings):
-        diagnostic = f"{path}:{line_of(text, pos)}: simt : {message}"
+    for line, message in sorted(found + refused, key=lambda item: item[0]):
+        diagnostic = f"{path}:{line}: simt : {message}"
         if diagnostic not in seen:  # une fois par ligne et par fonctionnalité
             seen.add(diagnostic)
             diagnostics.append(diagnostic)
     try:
         edits = sorted(launch_edits(text, code) + dynamic_shared_edits(code)
-                       + cooperative_launch_edits(text, code) + cluster_dims_edits(text, code))
+                       + cooperative_launch_edits(text, code) + cluster_dims_edits(text, code)
+                       + [Edit(*edit) for edit in asm])
     except RewriteError as error:
         diagnostics.append(f"{path}:{line_of(text, error.pos)}: simt : {error}")
         edits = []

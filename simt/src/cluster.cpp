@@ -17,43 +17,23 @@
  */
 #include "execution.hpp"
 #include "internal.hpp"
-
-#include <link.h>
+#include "simt/cluster_window.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <latch>
-#include <new>
 #include <thread>
 
 namespace simt::detail {
 
 namespace {
 
-/** @brief Ancre du TLS de l'exécutable, où vivent les variables `__shared__`. */
-thread_local constinit std::byte tls_anchor{};
-
-/** @brief Le segment TLS qui contient tls_anchor, pour le thread du système appelant. */
-void find_tls(ClusterMember& member) {
-    dl_iterate_phdr(
-        [](dl_phdr_info* info, std::size_t, void* data) -> int {
-            if (info->dlpi_tls_data == nullptr) return 0;
-            for (int i = 0; i < info->dlpi_phnum; ++i) {
-                if (info->dlpi_phdr[i].p_type != PT_TLS) continue;
-                const auto* begin = static_cast<const std::byte*>(info->dlpi_tls_data);
-                const auto* end = begin + info->dlpi_phdr[i].p_memsz;
-                if (begin <= &tls_anchor && &tls_anchor < end) {
-                    auto& found = *static_cast<ClusterMember*>(data);
-                    found.tls_begin = begin;
-                    found.tls_end = end;
-                    return 1;
-                }
-            }
-            return 0;
-        },
-        &member);
+/** @brief Ce que les autres blocs doivent savoir du bloc qui démarre sur ce thread du système. */
+void describe_this_thread(ClusterMember& member) {
+    executable_tls(member.tls_begin, member.tls_end);
+    member.window = dynamic_shared_window();
 }
 
 /** @brief Le bloc et le rang qu'un thread du système de cluster s'apprête à exécuter (voir join_cluster). */
@@ -103,8 +83,7 @@ Cluster& block_cluster(Block& block) {
         cluster.members.resize(1);
         ClusterMember& member = cluster.members[0];
         member.block_index = block.index;
-        find_tls(member);
-        member.dynamic_shared = block.dynamic_shared;
+        describe_this_thread(member);
         for (const ThreadSlot& slot : block.threads) member.live += slot.state != State::done;
         member.pending = member.live;
         cluster.pending = member.live;
@@ -151,18 +130,13 @@ void run_cluster(Launch& launch, unsigned linear, dim3 clusters_grid) {
     for (unsigned rank = 0; rank < size; ++rank) {
         threads.emplace_back([&, rank] {
             ClusterMember& member = cluster.members[rank];
-            find_tls(member);
-            const std::size_t bytes = std::max<std::size_t>(shape.dynamic_shared_bytes, 1);
-            auto* shared = static_cast<std::byte*>(::operator new(bytes, std::align_val_t{128}));
-            std::memset(shared, 0xcd, bytes);  // contenu indéfini, comme sur GPU
-            member.dynamic_shared = shared;
+            describe_this_thread(member);
             started.arrive_and_wait();
             const uint3 b = member.block_index;
             seat = {&cluster, rank};
-            run_block(launch, b.x + b.y * shape.grid.x + b.z * shape.grid.x * shape.grid.y, shared);
+            run_block(launch, b.x + b.y * shape.grid.x + b.z * shape.grid.x * shape.grid.y);
             seat = {};
             finished.arrive_and_wait();
-            ::operator delete(shared, std::align_val_t{128});
         });
     }
     for (std::thread& thread : threads) thread.join();
@@ -342,35 +316,44 @@ void cluster_wait(const std::source_location& where) {
     self.cluster_waits = self.cluster_arrivals;
 }
 
-void* cluster_map_shared(const void* generic, long long wanted, const std::source_location& where) {
-    Block& block = *current_block;
-    Cluster& cluster = block_cluster(block);
-    const unsigned size = unsigned(cluster.members.size());
-    if (wanted < 0 || wanted >= size)
-        fail_current("map_shared_rank (" + location(where) + ") : rang " + std::to_string(wanted) +
-                     " hors du cluster de " + std::to_string(size) + " bloc" + (size > 1 ? "s" : "") +
-                     " (rangs 0 à " + std::to_string(size - 1) + ")");
-    const unsigned rank = unsigned(wanted);
-    const ClusterMember& self = cluster.members[block.cluster_rank];
-    const ClusterMember& target = cluster.members[rank];
-    const auto* p = static_cast<const std::byte*>(generic);
-    const std::size_t dynamic_bytes = block.launch->shape.dynamic_shared_bytes;
-    const std::byte* mapped = nullptr;
-    if (self.dynamic_shared != nullptr && p >= self.dynamic_shared && p < self.dynamic_shared + dynamic_bytes)
-        mapped = target.dynamic_shared + (p - self.dynamic_shared);
-    else if (p >= self.tls_begin && p < self.tls_end)
-        mapped = target.tls_begin + (p - self.tls_begin);
-    else
-        fail_current("map_shared_rank (" + location(where) + ") : le pointeur " + hex(generic) +
-                     " ne désigne pas la mémoire partagée du bloc (ni variable __shared__, ni mémoire "
-                     "partagée dynamique)");
-    if (rank == block.cluster_rank) return const_cast<std::byte*>(p);
+namespace {
+
+/**
+ * @brief Vide si [@p p, @p p + @p bytes) est dans la mémoire partagée de @p member (ses
+ *        variables __shared__ dans son TLS, sa mémoire dynamique jusqu'à @p dynamic_bytes) ;
+ *        sinon, pourquoi.
+ */
+std::string outside(const ClusterMember& member, const std::byte* p, std::size_t bytes, std::size_t dynamic_bytes) {
+    if (p >= member.window && p < member.window + kSharedWindowBytes) {
+        if (std::size_t(p - member.window) + bytes <= dynamic_bytes) return {};
+        return "au-delà des " + std::to_string(dynamic_bytes) +
+               " octets de mémoire partagée dynamique demandés au lancement";
+    }
+    if (p >= member.tls_begin && p + bytes <= member.tls_end) return {};
+    return "ni une variable __shared__ ni la mémoire partagée dynamique du bloc";
+}
+
+void check_rank(const Cluster& cluster, long long rank, const std::string& what) {
+    const std::size_t size = cluster.members.size();
+    if (rank < 0 || std::size_t(rank) >= size)
+        fail_current(what + " : rang " + std::to_string(rank) + " hors du cluster de " + std::to_string(size) +
+                     " bloc" + (size > 1 ? "s" : "") + " (rangs 0 à " + std::to_string(size - 1) + ")");
+}
+
+/**
+ * @brief Le thread courant vise la mémoire partagée du bloc de rang @p rank (un autre que le
+ *        sien) : refusé si ce bloc a terminé ; noté pour vérifier qu'il ne terminera pas avant
+ *        la prochaine barrière du cluster ; toléré avant la première (comportement indéfini).
+ */
+void reach(Block& block, Cluster& cluster, unsigned rank, const std::string& what,
+           const std::source_location& where) {
+    const std::size_t size = cluster.members.size();
     bool before_first_phase = false;
     {
         std::unique_lock lock(cluster.mutex);
-        if (target.finished) {
+        if (cluster.members[rank].finished) {
             lock.unlock();
-            fail_current("map_shared_rank (" + location(where) + ") : le " + block_text(cluster, rank) +
+            fail_current(what + " : le " + block_text(cluster, rank) +
                          " a déjà terminé ; sa mémoire partagée n'existe plus sur GPU (comportement "
                          "indéfini) : un cluster.sync() avant la fin de chaque bloc l'évite");
         }
@@ -380,24 +363,37 @@ void* cluster_map_shared(const void* generic, long long wanted, const std::sourc
     }
     if (before_first_phase)
         tolerate(block, *current_thread, where, "dsmem-avant-cluster-sync",
-                 "map_shared_rank vise le " + block_text(cluster, rank) +
+                 what + " vise le " + block_text(cluster, rank) +
                      " avant qu'aucune barrière de cluster ne garantisse qu'il a démarré",
                  "tous les blocs du cluster doivent avoir démarré avant un accès à la mémoire partagée "
                  "distribuée, ce que garantit cluster.sync()");
-    return const_cast<std::byte*>(mapped);
+}
+
+}  // namespace
+
+void* cluster_map_shared(const void* generic, long long wanted, const std::source_location& where) {
+    Block& block = *current_block;
+    Cluster& cluster = block_cluster(block);
+    const std::string what = "map_shared_rank (" + location(where) + ")";
+    check_rank(cluster, wanted, what);
+    const unsigned rank = unsigned(wanted);
+    const ClusterMember& self = cluster.members[block.cluster_rank];
+    const auto* p = static_cast<const std::byte*>(generic);
+    if (const std::string why = outside(self, p, 0, block.launch->shape.dynamic_shared_bytes); !why.empty())
+        fail_current(what + " : le pointeur " + hex(generic) + " ne désigne pas la mémoire partagée du bloc (" +
+                     why + ")");
+    if (rank == block.cluster_rank) return const_cast<std::byte*>(p);
+    reach(block, cluster, rank, what, where);
+    // Même variable, même décalage dans le TLS du thread du système de l'autre bloc.
+    return const_cast<std::byte*>(cluster.members[rank].tls_begin + (p - self.tls_begin));
 }
 
 unsigned cluster_query_shared_rank(const void* generic, const std::source_location& where) {
     Block& block = *current_block;
     Cluster& cluster = block_cluster(block);
     const auto* p = static_cast<const std::byte*>(generic);
-    const std::size_t dynamic_bytes = block.launch->shape.dynamic_shared_bytes;
-    for (unsigned rank = 0; rank < cluster.members.size(); ++rank) {
-        const ClusterMember& member = cluster.members[rank];
-        if ((p >= member.tls_begin && p < member.tls_end) ||
-            (member.dynamic_shared != nullptr && p >= member.dynamic_shared && p < member.dynamic_shared + dynamic_bytes))
-            return rank;
-    }
+    for (unsigned rank = 0; rank < cluster.members.size(); ++rank)
+        if (outside(cluster.members[rank], p, 0, block.launch->shape.dynamic_shared_bytes).empty()) return rank;
     fail_current("query_shared_rank (" + location(where) + ") : le pointeur " + hex(generic) +
                  " ne désigne la mémoire partagée d'aucun bloc du cluster");
 }
@@ -424,3 +420,78 @@ void check_cluster_dims(unsigned x, unsigned y, unsigned z, const std::source_lo
 }
 
 }  // namespace simt::detail
+
+// ---- Adresses shared::cluster de 32 bits (voir simt/cluster.hpp) ---------------------------
+
+namespace simt {
+
+namespace {
+
+/** @brief Une adresse shared::cluster décodée : le bloc visé et le décalage depuis sa fenêtre. */
+struct ClusterAddress {
+    bool own;             // adresse shared::cta du bloc courant (octet de poids fort 0x00 ou 0xff)
+    unsigned rank;        // sinon : rang du bloc visé
+    std::int32_t offset;  // décalage signé depuis la fenêtre de ce bloc
+};
+
+ClusterAddress decode(std::uint32_t address) {
+    const unsigned top = address >> kClusterRankShift;
+    if (top == 0 || top == 0xff) return {true, 0, static_cast<std::int32_t>(address)};
+    return {false, top - 1, static_cast<std::int32_t>(address << 8) >> 8};  // 24 bits signés
+}
+
+std::string hex32(std::uint32_t value) {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", value);
+    return text;
+}
+
+detail::Block& device_block(const char* what) {
+    if (detail::current_block == nullptr || detail::current_thread == nullptr) {
+        std::fprintf(stderr, "simt : %s appelé hors d'un noyau\n", what);
+        std::abort();
+    }
+    return *detail::current_block;
+}
+
+}  // namespace
+
+std::uint32_t cluster_shared_address(std::uint32_t address, unsigned rank, const std::source_location& where) {
+    detail::Block& block = device_block("mapa");
+    detail::Cluster& cluster = detail::block_cluster(block);
+    const std::string what = "mapa (" + detail::location(where) + ")";
+    detail::check_rank(cluster, rank, what);
+    const ClusterAddress decoded = decode(address);
+    if (!decoded.own) detail::check_rank(cluster, decoded.rank, what + ", adresse " + hex32(address));
+    constexpr std::int32_t limit = std::int32_t{1} << (kClusterRankShift - 1);
+    if (decoded.offset < -limit || decoded.offset >= limit)
+        detail::fail_current(what + " : l'adresse partagée " + hex32(address) +
+                             " est à plus de 8 Mio de la fenêtre du bloc, hors de ce que code une "
+                             "adresse shared::cluster de simt (24 bits)");
+    return (std::uint32_t(rank + 1) << kClusterRankShift) |
+           (static_cast<std::uint32_t>(decoded.offset) & ((1u << kClusterRankShift) - 1));
+}
+
+void* cluster_shared_pointer(std::uint32_t address, std::size_t bytes, const std::source_location& where) {
+    detail::Block& block = device_block("cluster_shared_pointer");
+    detail::Cluster& cluster = detail::block_cluster(block);
+    const std::string what = "adresse shared::cluster " + hex32(address) + " (" + detail::location(where) + ")";
+    const ClusterAddress decoded = decode(address);
+    const unsigned rank = decoded.own ? block.cluster_rank : decoded.rank;
+    detail::check_rank(cluster, rank, what);
+    const detail::ClusterMember& target = cluster.members[rank];
+    const std::byte* p = target.window + decoded.offset;
+    if (const std::string why = detail::outside(target, p, bytes, block.launch->shape.dynamic_shared_bytes);
+        !why.empty())
+        detail::fail_current(what + " : hors de la mémoire partagée du " + detail::block_text(cluster, rank) +
+                             " (" + why + ", accès de " + std::to_string(bytes) + " octets)");
+    if (rank != block.cluster_rank) detail::reach(block, cluster, rank, what, where);
+    return const_cast<std::byte*>(p);
+}
+
+unsigned cluster_shared_rank(std::uint32_t address) {
+    const ClusterAddress decoded = decode(address);
+    return decoded.own ? device_block("cluster_shared_rank").cluster_rank : decoded.rank;
+}
+
+}  // namespace simt

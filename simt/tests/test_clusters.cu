@@ -140,6 +140,106 @@ __global__ void missing_final_sync(int* out) {
 
 __global__ void wait_without_arrive() { __cluster_barrier_wait(); }
 
+// ---- PTX en ligne, écrit comme les enrobages de CUTLASS (cute/arch/cluster_sm90.hpp) -------
+
+__device__ unsigned ptx_rank() {
+    unsigned rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    return rank;
+}
+
+__device__ unsigned ptx_special(int which) {
+    unsigned v = 0;
+    switch (which) {
+        case 0: asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(v)); break;
+        case 1: asm("mov.u32 %0, %%clusterid.x;" : "=r"(v)); break;
+        case 2: asm("mov.u32 %0, %%clusterid.y;" : "=r"(v)); break;
+        case 3: asm("mov.u32 %0, %%nclusterid.x;" : "=r"(v)); break;
+        case 4: asm("mov.u32 %0, %%nclusterid.y;" : "=r"(v)); break;
+        case 5: asm("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(v)); break;
+        case 6: asm("mov.u32 %0, %%cluster_ctaid.y;" : "=r"(v)); break;
+        case 7: asm("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(v)); break;
+        case 8: asm("mov.u32 %0, %%cluster_nctaid.y;" : "=r"(v)); break;
+        default:
+            asm("{\n\t.reg .pred p;\n\tmov.pred p, %%is_explicit_cluster;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(v));
+    }
+    return v;
+}
+
+__device__ void ptx_cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" : : : "memory");
+}
+
+__device__ unsigned ptx_map(unsigned shared_address, unsigned rank) {
+    unsigned mapped;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(mapped) : "r"(shared_address), "r"(rank));
+    return mapped;
+}
+
+__device__ void ptx_store(unsigned cluster_address, int value) {
+    asm volatile("st.shared::cluster.u32 [%0], %1;" : : "r"(cluster_address), "r"(value) : "memory");
+}
+
+__device__ int ptx_load(unsigned cluster_address) {
+    int value;
+    asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(value) : "r"(cluster_address) : "memory");
+    return value;
+}
+
+/** Registres spéciaux, comparés aux groupes coopératifs par le thread 0 de chaque bloc. */
+__global__ void ptx_registers(unsigned* out) {
+    if (threadIdx.x != 0) return;
+    unsigned* o = out + 11 * (blockIdx.x + gridDim.x * blockIdx.y);
+    o[0] = ptx_rank();
+    for (int which = 0; which < 10; ++which) o[1 + which] = ptx_special(which);
+}
+
+/** rotate, en PTX : mapa puis st.shared::cluster chez le voisin, barrier.cluster, lecture locale. */
+__global__ void ptx_rotate(const int* in, int* out) {
+    __shared__ int tile[64];
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    ptx_cluster_sync();
+    unsigned nctarank;
+    asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(nctarank));
+    const unsigned here = static_cast<unsigned>(__cvta_generic_to_shared(&tile[threadIdx.x]));
+    ptx_store(ptx_map(here, (ptx_rank() + 1) % nctarank), in[i]);
+    ptx_cluster_sync();
+    out[i] = ptx_load(here);  // une adresse shared::cta du bloc vaut dans la fenêtre du cluster
+    // Lecture du voisin par une adresse mapa, puis barrière finale avant de terminer.
+    out[gridDim.x * blockDim.x + i] = ptx_load(ptx_map(here, (ptx_rank() + 1) % nctarank));
+    ptx_cluster_sync();
+}
+
+/** L'encodage des adresses shared::cluster de simt (cluster_window.hpp). */
+__global__ void ptx_encoding(unsigned* out) {
+    __shared__ int value;
+    const unsigned here = static_cast<unsigned>(__cvta_generic_to_shared(&value));
+    ptx_cluster_sync();
+    if (threadIdx.x == 0) {
+        const unsigned mapped = ptx_map(here, 1);
+        out[4 * blockIdx.x + 0] = mapped >> 24;                         // rang + 1
+        out[4 * blockIdx.x + 1] = simt::cluster_shared_rank(mapped);
+        out[4 * blockIdx.x + 2] = simt::cluster_shared_rank(here);      // le bloc courant
+        out[4 * blockIdx.x + 3] = (mapped & 0xffffffu) == (here & 0xffffffu);
+    }
+    ptx_cluster_sync();
+}
+
+__global__ void ptx_rank_outside(int* out) {
+    __shared__ int value;
+    ptx_cluster_sync();
+    const unsigned here = static_cast<unsigned>(__cvta_generic_to_shared(&value));
+    out[0] = ptx_load(ptx_map(here, 2));
+}
+
+/** Le rang 1 termine ; le rang 0 lit sa mémoire par une adresse mapa après la barrière. */
+__global__ void ptx_reads_finished_block(int* out) {
+    __shared__ int value;
+    if (ptx_rank() == 1) return;
+    ptx_cluster_sync();
+    out[0] = ptx_load(ptx_map(static_cast<unsigned>(__cvta_generic_to_shared(&value)), 1));
+}
+
 }  // namespace clusters
 
 /** Diagnostics silencieux pendant le test ; l'erreur collante est effacée à la fin. */
@@ -485,4 +585,81 @@ TEST_F(Clusters, WaitWithoutArriveIsReported) {
     clusters::wait_without_arrive<<<1, 32>>>();
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
     EXPECT_THAT(simt::last_diagnostic(), HasSubstr("sans barrier.cluster.arrive qui le précède"));
+}
+
+TEST_F(Clusters, PtxSpecialRegisters) {
+    unsigned* out;
+    ASSERT_EQ(cudaMalloc(&out, 8 * 11 * sizeof(unsigned)), cudaSuccess);
+    cudaLaunchAttribute attribute;
+    // Grille de 4×2 blocs en clusters de 2×2 : 2 clusters sur x, 1 sur y.
+    const cudaLaunchConfig_t config = config_with_cluster(dim3(4, 2), dim3(32), attribute, dim3(2, 2));
+    ASSERT_EQ(cudaLaunchKernelEx(&config, clusters::ptx_registers, out), cudaSuccess);
+    std::vector<unsigned> seen(8 * 11);
+    ASSERT_EQ(cudaMemcpy(seen.data(), out, seen.size() * sizeof(unsigned), cudaMemcpyDeviceToHost), cudaSuccess);
+    for (unsigned y = 0; y < 2; ++y)
+        for (unsigned x = 0; x < 4; ++x) {
+            const unsigned* o = &seen[11 * (x + 4 * y)];
+            // PTX ISA, registres spéciaux : %cluster_ctarank = x + y × %cluster_nctaid.x dans le cluster.
+            const std::vector<unsigned> expected = {x % 2 + 2 * y, 4, x / 2, 0, 2, 1, x % 2, y, 2, 2, 1};
+            EXPECT_EQ(std::vector<unsigned>(o, o + 11), expected) << "bloc (" << x << ", " << y << ")";
+        }
+    clusters::ptx_registers<<<1, 32>>>(out);  // sans cluster : un cluster implicite d'un bloc
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    cudaMemcpy(seen.data(), out, 11 * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    EXPECT_EQ(std::vector<unsigned>(seen.begin(), seen.begin() + 11),
+              (std::vector<unsigned>{0, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0}));
+    cudaFree(out);
+}
+
+TEST_F(Clusters, PtxExchangeThroughMapaAndSharedClusterStores) {
+    constexpr unsigned kBlocks = 8, kThreads = 64;
+    const std::vector<int> input = iota_input(kBlocks * kThreads);
+    int *in, *out;
+    cudaMalloc(&in, input.size() * sizeof(int));
+    cudaMalloc(&out, 2 * input.size() * sizeof(int));
+    cudaMemcpy(in, input.data(), input.size() * sizeof(int), cudaMemcpyHostToDevice);
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = config_with_cluster(dim3(kBlocks), dim3(kThreads), attribute, dim3(4));
+    ASSERT_EQ(cudaLaunchKernelEx(&config, clusters::ptx_rotate, in, out), cudaSuccess);
+    std::vector<int> result(2 * input.size());
+    ASSERT_EQ(cudaMemcpy(result.data(), out, result.size() * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+    const std::vector<int> received = rotated(input, kBlocks, kThreads, 4);
+    EXPECT_EQ(std::vector<int>(result.begin(), result.begin() + input.size()), received);
+    // Ce que le voisin a reçu : les valeurs de ce bloc-ci.
+    EXPECT_EQ(std::vector<int>(result.begin() + input.size(), result.end()), input);
+    EXPECT_EQ(simt::last_diagnostic(), "");
+    cudaFree(in);
+    cudaFree(out);
+}
+
+TEST_F(Clusters, SharedClusterAddressEncoding) {
+    unsigned* out;
+    ASSERT_EQ(cudaMalloc(&out, 2 * 4 * sizeof(unsigned)), cudaSuccess);
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = config_with_cluster(dim3(2), dim3(32), attribute, dim3(2));
+    ASSERT_EQ(cudaLaunchKernelEx(&config, clusters::ptx_encoding, out), cudaSuccess);
+    std::vector<unsigned> seen(8);
+    cudaMemcpy(seen.data(), out, seen.size() * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    // Rang + 1 dans l'octet de poids fort, même décalage ; une adresse shared::cta désigne le bloc courant.
+    EXPECT_EQ(seen, (std::vector<unsigned>{2, 1, 0, 1, 2, 1, 1, 1}));
+}
+
+TEST_F(Clusters, PtxDiagnostics) {
+    int* out;
+    ASSERT_EQ(cudaMalloc(&out, sizeof(int)), cudaSuccess);
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = config_with_cluster(dim3(2), dim3(32), attribute, dim3(2));
+    ASSERT_EQ(cudaLaunchKernelEx(&config, clusters::ptx_rank_outside, out), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(), AllOf(HasSubstr("noyau clusters::ptx_rank_outside, bloc ("),
+                                               HasSubstr("mapa (test_clusters.cu:"),
+                                               HasSubstr(") : rang 2 hors du cluster de 2 blocs")));
+    cudaDeviceReset();
+    ASSERT_EQ(cudaLaunchKernelEx(&config, clusters::ptx_reads_finished_block, out), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(),
+                AllOf(HasSubstr("noyau clusters::ptx_reads_finished_block, bloc (0, 0, 0)"),
+                      HasSubstr("adresse shared::cluster 0x02"),
+                      HasSubstr("le bloc (1, 0, 0) (rang 1) a déjà terminé")));
+    cudaFree(out);
 }

@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include "simt/cluster_window.hpp"
 #include "simt/engine.hpp"
 #include "simt/launch.hpp"
 

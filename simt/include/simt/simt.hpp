@@ -35,3 +35,4 @@
 #include "simt/launch.hpp"
 #include "simt/cluster.hpp"
 #include "simt/runtime_overloads.hpp"
+#include "simt/ptx.hpp"
