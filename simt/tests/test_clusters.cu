@@ -230,7 +230,8 @@ __global__ void ptx_encoding(unsigned* out) {
         out[4 * blockIdx.x + 0] = mapped >> 24;                         // rang + 1
         out[4 * blockIdx.x + 1] = simt::cluster_shared_rank(mapped);
         out[4 * blockIdx.x + 2] = simt::cluster_shared_rank(here);      // le bloc courant
-        out[4 * blockIdx.x + 3] = (mapped & 0xffffffu) == (here & 0xffffffu);
+        out[4 * blockIdx.x + 3] = (mapped & 0xffffffu) == (here & 0xffffffu) && __isClusterShared(&value) &&
+                                  !__isClusterShared(out) && __cluster_map_shared_multicast(&value, 3u).x == here;
     }
     ptx_cluster_sync();
 }
