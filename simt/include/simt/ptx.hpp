@@ -9,3 +9,4 @@
 #include "simt/ptx/base.hpp"
 #include "simt/ptx/ampere.hpp"
 #include "simt/ptx/wgmma.hpp"
+#include "simt/ptx/cluster.hpp"

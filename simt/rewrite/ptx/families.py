@@ -6,3 +6,4 @@ Une ligne par famille ; ajouter une famille, c'est ajouter sa ligne ici.
 from . import base  # noqa: F401  mov, setp, selp, bra, cvt, cvta, ld/st, arithmétique entière
 from . import ampere  # noqa: F401  mma.sync, ldmatrix, cp.async
 from . import wgmma  # noqa: F401  wgmma, setmaxnreg, elect.sync (groupe de warps)
+from . import cluster  # noqa: F401  barrier.cluster, mapa, ld/st.shared::cluster, %cluster_*
