@@ -31,3 +31,5 @@
 #include "simt/device_functions.hpp"
 #include "simt/launch.hpp"
 #include "simt/runtime_overloads.hpp"
+#include "simt/ptx/mbarrier.hpp"
+#include "simt/ptx/tma.hpp"
