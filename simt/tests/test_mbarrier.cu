@@ -127,8 +127,6 @@ __global__ void bad_count() {
 
 }  // namespace mbarrier_test
 
-namespace {
-
 class Mbarrier : public testing::Test {
 protected:
     void SetUp() override {
@@ -149,8 +147,6 @@ protected:
     }
     int* out_ = nullptr;
 };
-
-}  // namespace
 
 TEST_F(Mbarrier, PhasesAndParity) {
     mbarrier_test::phases<<<1, 1>>>(out_);

@@ -33,7 +33,7 @@ constexpr unsigned kTileBytes = 8192;
 // recopient les octets de la tuile partagée, tels quels, vers out.
 __global__ void load_tile(const __grid_constant__ CUtensorMap map, int c0, int c1, int c2, unsigned rank,
                           unsigned bytes, unsigned char* out) {
-    __shared__ alignas(1024) unsigned char tile[kTileBytes];
+    __shared__ __align__(1024) unsigned char tile[kTileBytes];
     __shared__ std::uint64_t bar;
     for (unsigned i = threadIdx.x; i < kTileBytes; i += blockDim.x) tile[i] = 0xee;
     if (threadIdx.x == 0) {
@@ -54,7 +54,7 @@ __global__ void load_tile(const __grid_constant__ CUtensorMap map, int c0, int c
 
 // Les threads écrivent la tuile partagée (octets donnés par l'hôte), puis un thread l'écrit par le TMA.
 __global__ void store_tile(const __grid_constant__ CUtensorMap map, int c0, int c1, const unsigned char* in) {
-    __shared__ alignas(1024) unsigned char tile[kTileBytes];
+    __shared__ __align__(1024) unsigned char tile[kTileBytes];
     for (unsigned i = threadIdx.x; i < kTileBytes; i += blockDim.x) tile[i] = in[i];
     simt::ptx::fence_proxy_async();
     __syncthreads();
@@ -66,7 +66,7 @@ __global__ void store_tile(const __grid_constant__ CUtensorMap map, int c0, int 
 }
 
 __global__ void bulk_copy(const int* in, int* out) {
-    __shared__ alignas(16) int buffer[64];
+    __shared__ __align__(16) int buffer[64];
     __shared__ std::uint64_t bar;
     if (threadIdx.x == 0) {
         simt::ptx::mbarrier_init(&bar, 1);
@@ -83,7 +83,7 @@ __global__ void bulk_copy(const int* in, int* out) {
 // tuile, puis libèrent l'étage (une arrivée par warp).
 __global__ void pipeline(const __grid_constant__ CUtensorMap map, unsigned steps, int* sums) {
     constexpr unsigned kStages = 2;
-    __shared__ alignas(128) int stage[kStages][16 * 16];
+    __shared__ __align__(128) int stage[kStages][16 * 16];
     __shared__ std::uint64_t full[kStages];
     __shared__ std::uint64_t empty[kStages];
     const unsigned warp = threadIdx.x / 32;
@@ -120,7 +120,7 @@ __global__ void pipeline(const __grid_constant__ CUtensorMap map, unsigned steps
 
 // Une carte qui n'a pas été encodée par cuTensorMapEncodeTiled.
 __global__ void forged_map(const __grid_constant__ CUtensorMap map) {
-    __shared__ alignas(128) int tile[64];
+    __shared__ __align__(128) int tile[64];
     __shared__ std::uint64_t bar;
     simt::ptx::mbarrier_init(&bar, 1);
     simt::ptx::cp_async_bulk_tensor_load(tile, &map, &bar, {0, 0});
@@ -173,18 +173,6 @@ unsigned cute_swizzled_offset(unsigned offset, unsigned b) {
     return offset ^ ((offset & yyy) >> 3);
 }
 
-class Tma : public testing::Test {
-protected:
-    void SetUp() override {
-        simt::set_quiet(true);
-        simt::clear_diagnostic();
-    }
-    void TearDown() override {
-        cudaDeviceReset();
-        simt::set_quiet(false);
-    }
-};
-
 /** Tenseur d'entiers valeur = 1 + x + 100 y + 10000 z ; chargement d'une boîte, octets de la tuile. */
 void check_load(unsigned rank, CUtensorMapSwizzle swizzle, int c0, int c1, int c2) {
     MapRequest request;
@@ -235,11 +223,26 @@ void check_load(unsigned rank, CUtensorMapSwizzle swizzle, int c0, int c1, int c
 
 }  // namespace
 
+class Tma : public testing::Test {
+protected:
+    void SetUp() override {
+        simt::set_quiet(true);
+        simt::clear_diagnostic();
+    }
+    void TearDown() override {
+        cudaDeviceReset();
+        simt::set_quiet(false);
+    }
+};
+
 TEST_F(Tma, EntryPointGivesTheEncoderOnly) {
     EXPECT_NE(encoder(), nullptr);
     void* function = &function;
     cudaDriverEntryPointQueryResult status{};
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // l'ancienne forme reste servie
     EXPECT_EQ(cudaGetDriverEntryPoint("cuMemAlloc", &function, cudaEnableDefault, &status), cudaSuccess);
+#pragma GCC diagnostic pop
     EXPECT_EQ(function, nullptr);
     EXPECT_EQ(status, cudaDriverEntryPointSymbolNotFound);
     EXPECT_THAT(simt::last_diagnostic(), HasSubstr("« cuMemAlloc » n'est pas fournie par l'émulateur"));
