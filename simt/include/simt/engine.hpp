@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <functional>
 #include <source_location>
+#include <string>
 
 namespace simt {
 
@@ -28,7 +29,15 @@ namespace detail {
 enum class BarrierKind { sync, count, all, any };
 
 /** @brief Opérations collectives d'un warp. */
-enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync };
+enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync, exchange };
+
+/**
+ * @brief Calcul d'une opération collective de warp à opérandes quelconques (mma.sync,
+ *        ldmatrix…) : reçoit, pour chacune des 32 lanes, le pointeur qu'elle a déposé
+ *        (opérandes et résultats sur sa pile, valides pendant l'attente).
+ * @return vide si tout va bien, sinon le problème, en français ; @p faulty_lane nomme alors la lane fautive.
+ */
+using WarpExchange = std::string (*)(void* const lanes[32], unsigned& faulty_lane);
 
 /** @brief Barrière de bloc ; renvoie le résultat de la réduction du prédicat (count/and/or). */
 int block_barrier(BarrierKind kind, int predicate, const std::source_location& where);
@@ -39,6 +48,14 @@ int block_barrier(BarrierKind kind, int predicate, const std::source_location& w
  */
 void warp_collective(WarpOp op, unsigned mask, const void* value, void* result, std::size_t size,
                      int parameter, int width, const std::source_location& where);
+
+/**
+ * @brief Opération collective de tout le warp (`.sync.aligned` du PTX) : chaque lane dépose
+ *        @p lane_data et s'arrête ; quand les 32 lanes sont là, la dernière arrivée appelle
+ *        @p complete. Une lane terminée ou absente (bloc plus petit que le warp) est une faute.
+ * @param name nom de l'instruction, pour les diagnostics (chaîne statique)
+ */
+void warp_exchange(const char* name, WarpExchange complete, void* lane_data, const std::source_location& where);
 
 /** @brief Synchronisation de toute la grille (groupes coopératifs). */
 void grid_barrier(const std::source_location& where);

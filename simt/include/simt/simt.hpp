@@ -31,5 +31,4 @@
 #include "simt/device_functions.hpp"
 #include "simt/launch.hpp"
 #include "simt/runtime_overloads.hpp"
-#include "simt/ptx/mbarrier.hpp"
-#include "simt/ptx/tma.hpp"
+#include "simt/ptx.hpp"
