@@ -12,6 +12,8 @@
  */
 #include "simt/ptx/mbarrier.hpp"
 
+#include "simt/shared_window.hpp"
+
 #include "execution.hpp"
 #include "internal.hpp"
 
@@ -62,9 +64,13 @@ std::string plural(std::int64_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 || n == -1 || n == 0 ? one : many);
 }
 
+/** @brief « mbarrier 0x10 (f.cu:12) » : son adresse partagée, celle qu'écrit le PTX. */
 std::string barrier_name(const std::uint64_t* bar, const std::source_location& where) {
     char address[32];
-    std::snprintf(address, sizeof address, "%p", static_cast<const void*>(bar));
+    if (simt::is_shared(bar))
+        std::snprintf(address, sizeof address, "0x%x", unsigned(simt::shared_address(bar)));
+    else
+        std::snprintf(address, sizeof address, "%p", static_cast<const void*>(bar));
     return std::string("mbarrier ") + address + " (" + location(where) + ")";
 }
 
@@ -75,6 +81,8 @@ void check_barrier(const std::uint64_t* bar, const std::source_location& where) 
     }
     if (reinterpret_cast<std::uintptr_t>(bar) % 8 != 0)
         fail_current(barrier_name(bar, where) + " : adresse non alignée sur 8 octets");
+    if (!simt::is_shared(bar))
+        fail_current(barrier_name(bar, where) + " : une mbarrier doit être dans la mémoire partagée du bloc");
 }
 
 void note_progress() {

@@ -7,6 +7,7 @@
 #include "simt/ptx/tma.hpp"
 
 #include "simt/ptx/mbarrier.hpp"
+#include "simt/shared_window.hpp"
 
 #include "execution.hpp"
 #include "tensor_map.hpp"
@@ -37,6 +38,17 @@ TensorMapInfo read_map(const void* tensor_map, std::size_t rank, const char* ope
     return info;
 }
 
+/** @brief Le tampon @p what doit être dans la mémoire partagée du bloc, aligné sur @p alignment octets. */
+void check_shared(const void* pointer, std::size_t bytes, unsigned alignment, const char* what,
+                  const char* operation, const std::source_location& where) {
+    if (!simt::is_shared(pointer) || !simt::is_shared(static_cast<const std::byte*>(pointer) + bytes - 1))
+        fail_current(std::string(operation) + " (" + location(where) + ") : " + what +
+                     " hors de la mémoire partagée du bloc (" + std::to_string(bytes) + " octets)");
+    if (reinterpret_cast<std::uintptr_t>(pointer) % alignment != 0)
+        fail_current(std::string(operation) + " (" + location(where) + ") : " + what + " non alignée sur " +
+                     std::to_string(alignment) + " octets");
+}
+
 void check_alignment(const void* pointer, unsigned alignment, const char* what, const char* operation,
                      const std::source_location& where) {
     if (reinterpret_cast<std::uintptr_t>(pointer) % alignment != 0)
@@ -49,6 +61,14 @@ void check_alignment(const void* pointer, unsigned alignment, const char* what, 
  *        appelle @p visit(octet de la boîte, adresse globale de l'élément ou nullptr hors limites).
  * @return les octets de la boîte
  */
+/** @brief Octets de la boîte en mémoire partagée (éléments parcourus × taille d'un élément). */
+std::uint64_t box_bytes(const TensorMapInfo& map) {
+    std::uint64_t elements = 1;
+    for (unsigned i = 0; i < map.rank; ++i)
+        elements *= (map.box[i] + map.element_strides[i] - 1) / map.element_strides[i];
+    return elements * map.element_size;
+}
+
 template <class Visit>
 std::uint64_t for_each_element(const TensorMapInfo& map, std::initializer_list<std::int32_t> coords, Visit visit) {
     std::int64_t start[5]{};
@@ -99,7 +119,7 @@ void cp_async_bulk_tensor_load(void* destination, const void* tensor_map, std::u
                                std::initializer_list<std::int32_t> coords, std::source_location where) {
     const char* operation = "cp.async.bulk.tensor (chargement)";
     const TensorMapInfo map = read_map(tensor_map, coords.size(), operation, where);
-    check_alignment(destination, 128, "destination en mémoire partagée", operation, where);
+    check_shared(destination, box_bytes(map), 128, "destination", operation, where);
     const std::uint64_t bytes = for_each_element(map, coords, [&](std::uint64_t offset, const std::byte* global) {
         std::byte* element = swizzled(destination, offset, map.swizzle);
         if (global) std::memcpy(element, global, map.element_size);
@@ -112,7 +132,7 @@ void cp_async_bulk_tensor_store(const void* tensor_map, std::initializer_list<st
                                 const void* source, std::source_location where) {
     const char* operation = "cp.async.bulk.tensor (écriture)";
     const TensorMapInfo map = read_map(tensor_map, coords.size(), operation, where);
-    check_alignment(source, 128, "source en mémoire partagée", operation, where);
+    check_shared(source, box_bytes(map), 128, "source", operation, where);
     for_each_element(map, coords, [&](std::uint64_t offset, std::byte* global) {
         if (global) std::memcpy(global, swizzled(source, offset, map.swizzle), map.element_size);
     });
@@ -122,7 +142,7 @@ void cp_async_bulk_tensor_store(const void* tensor_map, std::initializer_list<st
 void cp_async_bulk_load(void* destination, const void* source, std::uint32_t size, std::uint64_t* bar,
                         std::source_location where) {
     const char* operation = "cp.async.bulk (chargement)";
-    check_alignment(destination, 16, "destination", operation, where);
+    check_shared(destination, size == 0 ? 1 : size, 16, "destination", operation, where);
     check_alignment(source, 16, "source", operation, where);
     if (size % 16 != 0)
         fail_current(std::string(operation) + " (" + location(where) + ") : " + std::to_string(size) +
@@ -134,7 +154,7 @@ void cp_async_bulk_load(void* destination, const void* source, std::uint32_t siz
 void cp_async_bulk_store(void* destination, const void* source, std::uint32_t size, std::source_location where) {
     const char* operation = "cp.async.bulk (écriture)";
     check_alignment(destination, 16, "destination", operation, where);
-    check_alignment(source, 16, "source", operation, where);
+    check_shared(source, size == 0 ? 1 : size, 16, "source", operation, where);
     if (size % 16 != 0)
         fail_current(std::string(operation) + " (" + location(where) + ") : " + std::to_string(size) +
                      " octets, pas un multiple de 16");
