@@ -160,15 +160,33 @@ struct FailedWait {
 std::mutex registry_mutex;
 std::map<const detail::ThreadSlot*, FailedWait> failed_waits;
 
+/** @brief Côté thread du système : la barrière attendue par chaque thread CUDA, et quand le
+ *         registre commun a été mis à jour pour lui (une attente active n'y passe que toutes
+ *         les 100 ms, pour ne pas sérialiser les blocs sur le verrou). */
+struct LocalWait {
+    const std::uint64_t* bar;
+    std::chrono::steady_clock::time_point refreshed;
+};
+thread_local std::map<const detail::ThreadSlot*, LocalWait> local_waits;
+
 void note_wait(const std::uint64_t* bar, bool done, unsigned awaited_parity, const std::source_location& where) {
-    std::lock_guard lock(registry_mutex);
+    const auto local = local_waits.find(current_thread);
     if (done) {
+        if (local == local_waits.end()) return;
+        local_waits.erase(local);
+        std::lock_guard lock(registry_mutex);
         failed_waits.erase(current_thread);
         return;
     }
-    failed_waits[current_thread] = {current_block->launch, current_block->index, current_thread->index,
-                                    barrier_name(bar, where), std::atomic_ref<const std::uint64_t>(*bar).load(),
-                                    awaited_parity, std::chrono::steady_clock::now()};
+    const auto now = std::chrono::steady_clock::now();
+    if (local != local_waits.end() && local->second.bar == bar &&
+        now - local->second.refreshed < std::chrono::milliseconds(100))
+        return;
+    local_waits[current_thread] = {bar, now};
+    FailedWait wait{current_block->launch, current_block->index, current_thread->index, barrier_name(bar, where),
+                    std::atomic_ref<const std::uint64_t>(*bar).load(), awaited_parity, now};
+    std::lock_guard lock(registry_mutex);
+    failed_waits[current_thread] = std::move(wait);
 }
 
 /** @brief La phase de parité @p parity est terminée si la phase en cours a l'autre parité. */

@@ -120,6 +120,8 @@ __global__ void too_many_arrivals() {
     mbarrier_arrive(&bar);
 }
 
+__global__ void barrier_in_global_memory(std::uint64_t* bar) { mbarrier_init(bar, 1); }
+
 __global__ void bad_count() {
     __shared__ std::uint64_t bar;
     mbarrier_init(&bar, 0);
@@ -200,4 +202,13 @@ TEST_F(Mbarrier, InitCountOutOfRangeIsReported) {
     mbarrier_test::bad_count<<<1, 1>>>();
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
     EXPECT_THAT(simt::last_diagnostic(), HasSubstr("mbarrier.init avec un compte de 0 arrivées, hors de [1, 2^20 - 1]"));
+}
+
+TEST_F(Mbarrier, BarrierOutsideSharedMemoryIsReported) {
+    std::uint64_t* bar;
+    ASSERT_EQ(cudaMalloc(&bar, sizeof *bar), cudaSuccess);
+    mbarrier_test::barrier_in_global_memory<<<1, 1>>>(bar);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(), HasSubstr("une mbarrier doit être dans la mémoire partagée du bloc"));
+    cudaFree(bar);
 }

@@ -126,6 +126,13 @@ __global__ void forged_map(const __grid_constant__ CUtensorMap map) {
     simt::ptx::cp_async_bulk_tensor_load(tile, &map, &bar, {0, 0});
 }
 
+// La destination d'un chargement doit être en mémoire partagée.
+__global__ void load_to_global(const __grid_constant__ CUtensorMap map, int* destination) {
+    __shared__ std::uint64_t bar;
+    simt::ptx::mbarrier_init(&bar, 1);
+    simt::ptx::cp_async_bulk_tensor_load(destination, &map, &bar, {0, 0});
+}
+
 }  // namespace tma_test
 
 namespace {
@@ -435,4 +442,17 @@ TEST_F(Tma, ForgedTensorMapIsReported) {
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
     EXPECT_THAT(simt::last_diagnostic(),
                 HasSubstr("la carte de tenseur n'a pas été écrite par cuTensorMapEncodeTiled"));
+}
+
+TEST_F(Tma, LoadOutsideSharedMemoryIsReported) {
+    int* tensor;
+    ASSERT_EQ(cudaMalloc(&tensor, 40 * 20 * 4 + 1024), cudaSuccess);
+    MapRequest request;
+    request.address = tensor;
+    alignas(64) CUtensorMap map;
+    ASSERT_EQ(request.encode(&map), CUDA_SUCCESS) << simt::last_diagnostic();
+    tma_test::load_to_global<<<1, 1>>>(map, tensor + 256);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(), HasSubstr("destination hors de la mémoire partagée du bloc (1024 octets)"));
+    cudaFree(tensor);
 }
