@@ -65,6 +65,17 @@ __global__ void transactions(int* out) {
     out[n++] = mbarrier_test_wait_parity(&bar, 1);      // 1
 }
 
+// arrive.noComplete : des arrivées qui ne terminent pas la phase ; si elles la terminaient
+// (complete = 1), le comportement serait indéfini en PTX : diagnostic.
+__global__ void no_complete(int* out, int complete) {
+    __shared__ std::uint64_t bar;
+    mbarrier_init(&bar, 3);
+    simt::ptx::mbarrier_arrive_no_complete(&bar, 2 + complete);
+    out[0] = mbarrier_test_wait_parity(&bar, 0);  // 0
+    mbarrier_arrive(&bar);
+    out[1] = mbarrier_test_wait_parity(&bar, 0);  // 1
+}
+
 // Le thread 0 produit trois valeurs, une par phase ; les autres attendent chaque phase par
 // sa parité, lisent la valeur et l'accumulent.
 __global__ void producer_consumers(int* out) {
@@ -160,6 +171,15 @@ TEST_F(Mbarrier, TransactionBytesHoldThePhase) {
     mbarrier_test::transactions<<<1, 1>>>(out_);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << simt::last_diagnostic();
     EXPECT_EQ(output(6), (std::vector<int>{0, 0, 1, 0, 0, 1}));
+}
+
+TEST_F(Mbarrier, NoCompleteArrivalsLeaveThePhaseOpen) {
+    mbarrier_test::no_complete<<<1, 1>>>(out_, 0);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << simt::last_diagnostic();
+    EXPECT_EQ(output(2), (std::vector<int>{0, 1}));
+    mbarrier_test::no_complete<<<1, 1>>>(out_, 1);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(), HasSubstr("mbarrier.arrive.noComplete terminerait la phase"));
 }
 
 TEST_F(Mbarrier, ProducerAndConsumersThroughThreePhases) {
