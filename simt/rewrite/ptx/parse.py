@@ -114,11 +114,11 @@ def _string_literals(text: str, code: str, start: int, end: int) -> list[tuple[s
     i = start
     while i < end:
         ch = text[i]
-        if code[i].isspace() and not text[i] == '"':
-            # blanc, ou commentaire effacé dans code
-            if text[i] == '"':
-                pass
+        if code[i].isspace() and text[i] != '"':  # blanc, ou commentaire effacé dans code
             i += 1
+            continue
+        if text.startswith("\\\n", i) or text.startswith("\\\r\n", i):  # ligne prolongée (#define)
+            i += 2 if text[i + 1] == "\n" else 3
             continue
         if ch != '"':
             raise PtxError(_line_of(text, i),
@@ -156,6 +156,14 @@ _OPERAND_ITEM = re.compile(r'\s*(?:\[\s*(?P<name>\w+)\s*\])?\s*"(?P<constraint>[
                            re.S)
 
 
+def _one_line(expression: str) -> str:
+    """L'expression sur une ligne (la traduction la place sur la ligne du mot-clé asm) :
+    commentaires retirés (hors chaînes), sauts de ligne et prolongements de #define effacés."""
+    if '"' not in expression and "'" not in expression:
+        expression = re.sub(r"/\*.*?\*/|//[^\n]*", " ", expression, flags=re.S)
+    return re.sub(r"\s*\\?\r?\n\s*", " ", expression).strip()
+
+
 def _operands(text: str, code: str, start: int, end: int, first_index: int, output: bool) -> list[AsmOperand]:
     operands = []
     if not text[start:end].strip():
@@ -177,7 +185,7 @@ def _operands(text: str, code: str, start: int, end: int, first_index: int, outp
             raise PtxError(line, f"contrainte d'opérande « {constraint} » non traduite par simt "
                                  f"(attendu h, r, l, f, d, c, ou n pour une entrée)")
         operands.append(AsmOperand(first_index + len(operands), match["name"], modifier, letters,
-                                   match["expression"].strip(), line))
+                                   _one_line(match["expression"]), line))
     return operands
 
 

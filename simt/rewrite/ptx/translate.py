@@ -274,6 +274,14 @@ def replacement(text: str, statement: AsmStatement) -> str:
     return "".join(out)
 
 
+def _in_directive(code: str, pos: int) -> bool:
+    """Vrai si pos est dans une directive du préprocesseur (#define prolongé par des \\)."""
+    start = code.rfind("\n", 0, pos) + 1
+    while start > 1 and code[start - 2] == "\\":
+        start = code.rfind("\n", 0, start - 1) + 1
+    return code[start:pos].lstrip().startswith("#")
+
+
 def asm_edits(text: str, code: str, hidden: list[tuple[int, int]], at_file_scope):
     """(réécritures (début, fin, texte), diagnostics (ligne, message)) des instructions asm du
     texte, hors des plages cachées ; ``at_file_scope(pos)`` dit si pos est hors de toute fonction."""
@@ -283,7 +291,7 @@ def asm_edits(text: str, code: str, hidden: list[tuple[int, int]], at_file_scope
         if any(start <= match.start() < end for start, end in hidden):
             continue
         try:
-            if at_file_scope(match.start()):
+            if not _in_directive(code, match.start()) and at_file_scope(match.start()):
                 raise PtxError(text.count("\n", 0, match.start()) + 1,
                                "l'assembleur au niveau du fichier (hors d'une fonction) n'est pas émulé")
             statement = parse_asm(text, code, match.start(), match.end(), number)
