@@ -13,10 +13,12 @@ ordinaires vers simt, au moment de la construction :
   devient ``::simt::launch_cooperative(noyau, grille, bloc, args)`` (la conversion
   ``(void*)noyau`` de sa forme usuelle devient ``SIMT_KERNEL(noyau)``, qui rend le type), et
   ``cudaLaunchKernelEx(&config, noyau, args...)`` devient ``::simt::launch_kernel_ex(…)`` ;
+- ``__cluster_dims__(x, y, z)`` garde ses dimensions : vérifiées au début du corps du noyau
+  et inscrites après lui (voir cluster_dims_edits) ;
 - ``asm volatile("…" : sorties : entrées)`` dont toutes les instructions PTX sont connues
   devient du C++ qui appelle ``::simt::ptx`` (paquet ``ptx/``, sur les mêmes lignes) ;
 - les fonctionnalités que le processeur n'émule pas (instruction PTX inconnue, Tensor Cores
-  par WMMA, TMA, clusters) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
+  par WMMA, TMA) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
 
 Tout le reste est recopié octet pour octet. La sortie garde exactement les numéros
 de ligne de l'original : une directive ``#line 1`` en tête renvoie les erreurs de g++
@@ -512,6 +514,122 @@ def cooperative_launch_edits(text: str, code: str) -> list[Edit]:
 
 
 # --------------------------------------------------------------------------------------
+# __cluster_dims__(x, y, z) : dimensions de cluster fixées à la compilation
+# --------------------------------------------------------------------------------------
+# Le prélude définit l'attribut comme vide ; la réécriture en garde les dimensions, sur les
+# mêmes lignes : au début du corps du noyau, la vérification du lancement
+# (check_cluster_dims) ; après le noyau, à la portée de l'espace de noms, leur inscription
+# (SIMT_CLUSTER_DIMS), qu'un lancement <<<>>> applique. Un noyau modèle n'est pas inscrit
+# (ses paramètres de modèle ne sont plus visibles après lui) : sa vérification demande alors
+# un lancement par cudaLaunchKernelEx. Une macro à paramètres définie comme
+# __cluster_dims__(…) est suivie ; une autre forme de macro ne l'est pas.
+
+CLUSTER_DIMS = re.compile(r"\b__cluster_dims__\s*\(")
+DECLARATOR_CALL = re.compile(r"((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*\(")
+DECLARATION_ATTRIBUTES = {"__launch_bounds__", "__cluster_dims__", "__maxnreg__", "__block_size__",
+                          "__attribute__", "__declspec", "alignas"}
+
+
+def _match_forward(code: str, open_pos: int) -> int:
+    """Position du fermant apparié à l'ouvrant '(' ou '{' situé en open_pos (-1 sinon)."""
+    depth = 0
+    for i in range(open_pos, len(code)):
+        if code[i] in "({[":
+            depth += 1
+        elif code[i] in ")}]":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _split_arguments(text: str) -> list[str]:
+    """Arguments séparés par les virgules de premier niveau."""
+    arguments, depth, current = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            arguments.append(current.strip())
+            current = ""
+            continue
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        current += ch
+    if current.strip() or arguments:
+        arguments.append(current.strip())
+    return arguments
+
+
+CLUSTER_DIMS_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)\((?P<params>[^)]*)\)"
+                                r"[^\n]*?\b__cluster_dims__\s*\((?P<dims>[^()\n]*)\)", re.M)
+
+
+def _cluster_attributes(text: str, code: str, directives: list[tuple[int, int]]):
+    """(position, fin de l'attribut, dimensions) de chaque __cluster_dims__ écrit sur un noyau,
+    directement ou par une macro à paramètres définie comme __cluster_dims__(…) (une macro
+    qui le cache pour les cibles antérieures à sm_90, où nvcc le refuse)."""
+    macros = {}
+    for match in CLUSTER_DIMS_MACRO.finditer(code):
+        params = [p.strip() for p in match["params"].split(",") if p.strip()]
+        macros.setdefault(match["name"], (params, _split_arguments(match["dims"])))
+    names = [CLUSTER_DIMS.pattern] + [rf"\b{re.escape(name)}\s*\(" for name in macros]
+    for match in re.finditer("|".join(names), code):
+        if any(start <= match.start() < end for start, end in directives):
+            continue  # dans une directive : la définition d'une macro
+        close = _match_forward(code, match.end() - 1)
+        if close < 0:
+            raise RewriteError(match.start(), "__cluster_dims__ sans parenthèse fermante")
+        arguments = _split_arguments(text[match.end():close])
+        name = match.group().split("(")[0].strip()
+        if name in macros:
+            params, dims = macros[name]
+            if len(arguments) != len(params):
+                continue  # autre usage du nom : pas notre macro
+            values = dict(zip(params, arguments))
+            arguments = [re.sub(r"\b[A-Za-z_]\w*\b", lambda w: f"({values[w.group()]})" if w.group() in values
+                                else w.group(), dim) for dim in dims]
+        yield match.start(), close, arguments
+
+
+def cluster_dims_edits(text: str, code: str) -> list[Edit]:
+    """Vérification au début du corps et inscription après le noyau, pour chaque __cluster_dims__."""
+    directives = [(m.start(), m.end()) for m in PREPROCESSOR_LINE.finditer(code)]
+    edits = []
+    for start, close, dims in _cluster_attributes(text, code, directives):
+        if len(dims) > 3 or any(not dim for dim in dims):
+            raise RewriteError(start, "__cluster_dims__ prend une, deux ou trois dimensions")
+        # Le nom du noyau : le premier identifiant suivi d'une parenthèse qui n'est pas un attribut.
+        pos = close + 1
+        while True:
+            declarator = DECLARATOR_CALL.search(code, pos)
+            if declarator is None or re.search(r"[;{}]", code[pos:declarator.start()]):
+                raise RewriteError(start, "__cluster_dims__ hors de la déclaration d'un noyau")
+            name = re.sub(r"\s+", "", declarator.group(1))
+            pos = _match_forward(code, declarator.end() - 1) + 1
+            if pos == 0:
+                raise RewriteError(start, "déclaration de noyau sans parenthèse fermante")
+            if name.split("::")[-1] not in DECLARATION_ATTRIBUTES:
+                break
+        end = re.compile(r"[;{]").search(code, pos)
+        if end is None:
+            raise RewriteError(start, "déclaration de noyau inachevée")
+        padded = dims + ["1"] * (3 - len(dims)) if dims else ["0", "0", "0"]
+        if code[end.start()] == "{":
+            edits.append(Edit(end.end(), end.end(), f" ::simt::detail::check_cluster_dims({', '.join(padded)});"))
+            after = _match_forward(code, end.start())
+            if after < 0:
+                raise RewriteError(start, "corps de noyau sans accolade fermante")
+        else:
+            after = end.start()
+        template = re.search(r"\btemplate\b", code[_statement_start(code, start):start])
+        if dims and not template:
+            line = line_of(code, start)
+            edits.append(Edit(after + 1, after + 1,
+                              f" [[maybe_unused]] static const int simt_cluster_dims_{line} = "
+                              f"SIMT_CLUSTER_DIMS({name}, {', '.join(dims)});"))
+    return edits
+
+
+# --------------------------------------------------------------------------------------
 # Fonctionnalités non émulées
 # --------------------------------------------------------------------------------------
 
@@ -536,8 +654,6 @@ UNSUPPORTED = [
                 "l'en-tête <cuda/ptx> (instructions PTX)", False),
     Unsupported(re.compile(r"\bmemcpy_async_tx\b"), False,
                 "la copie asynchrone par le TMA de libcu++ (cuda::device::memcpy_async_tx)", True),
-    Unsupported(re.compile(r"\b__cluster_dims__\b|\bcluster_group\b|\bthis_cluster\s*\("), False,
-                "le regroupement de blocs en clusters", False),
     Unsupported(re.compile(r"wgmma"), True,
                 "l'instruction wgmma (Tensor Cores de Hopper)", True),
     Unsupported(re.compile(r"tcgen05"), True,
@@ -628,7 +744,8 @@ def rewrite_source(text: str, path: str) -> tuple[str, list[str]]:
             diagnostics.append(diagnostic)
     try:
         edits = sorted(launch_edits(text, code) + dynamic_shared_edits(code)
-                       + cooperative_launch_edits(text, code) + [Edit(*edit) for edit in asm])
+                       + cooperative_launch_edits(text, code) + cluster_dims_edits(text, code)
+                       + [Edit(*edit) for edit in asm])
     except RewriteError as error:
         diagnostics.append(f"{path}:{line_of(text, error.pos)}: simt : {error}")
         edits = []

@@ -264,6 +264,64 @@ class LineDirective(unittest.TestCase):
         self.assertTrue(output.endswith('"\r\n::simt::launch(SIMT_KERNEL(k), 1, 1)();\r\nint x;\r\n'))
 
 
+class ClusterDims(unittest.TestCase):
+    """__cluster_dims__ : vérification au début du corps, inscription après le noyau."""
+
+    def test_kernel_with_body_is_checked_and_registered(self):
+        source = ("__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(128) k(int* p) {\n"
+                  "    p[0] = 1;\n"
+                  "}\n")
+        output, diagnostics = rewrite_source(source, "k.cu")
+        self.assertEqual(diagnostics, [])
+        lines = output.splitlines()[1:]
+        self.assertEqual(len(lines), 3)
+        self.assertTrue(lines[0].endswith("k(int* p) { ::simt::detail::check_cluster_dims(2, 1, 1);"))
+        self.assertEqual(lines[2], "} [[maybe_unused]] static const int simt_cluster_dims_1 = "
+                                   "SIMT_CLUSTER_DIMS(k, 2, 1, 1);")
+
+    def test_missing_dimensions_are_one_and_empty_means_set_at_launch(self):
+        output, _ = rewrite_source("__cluster_dims__(4) __global__ void k() {}\n"
+                                   "__global__ void __cluster_dims__() e() {}\n", "k.cu")
+        self.assertIn("k() { ::simt::detail::check_cluster_dims(4, 1, 1);}", output)
+        self.assertIn("SIMT_CLUSTER_DIMS(k, 4);", output)
+        self.assertIn("e() { ::simt::detail::check_cluster_dims(0, 0, 0);}\n", output)
+        self.assertNotIn("SIMT_CLUSTER_DIMS(e", output)
+
+    def test_template_kernel_is_only_checked(self):
+        source = "template <int N>\n__global__ void __cluster_dims__(N, 1, 1) k(int* p)\n{\n}\n"
+        output, _ = rewrite_source(source, "k.cu")
+        self.assertIn("{ ::simt::detail::check_cluster_dims(N, 1, 1);", output)
+        self.assertNotIn("SIMT_CLUSTER_DIMS", output)
+        self.assertEqual(output.count("\n"), source.count("\n") + 1)
+
+    def test_declaration_is_registered_and_macros_are_left_alone(self):
+        source = ("#define DIMS(x) __cluster_dims__(x, 1, 1)\n"
+                  "__global__ void __cluster_dims__(2, 2) k(float* a, int n);\n")
+        output, _ = rewrite_source(source, "k.cu")
+        self.assertIn("#define DIMS(x) __cluster_dims__(x, 1, 1)\n", output)
+        self.assertIn("int n); [[maybe_unused]] static const int simt_cluster_dims_2 = "
+                      "SIMT_CLUSTER_DIMS(k, 2, 2);", output)
+
+    def test_macro_defined_as_the_attribute_is_followed(self):
+        # Forme d'un exemple compilé aussi pour sm_80, où nvcc refuse __cluster_dims__.
+        source = ("#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900\n"
+                  "#define DIMS(x) __cluster_dims__(x, 1, 1)\n"
+                  "#else\n"
+                  "#define DIMS(x)\n"
+                  "#endif\n"
+                  "__global__ void DIMS(kSize) __launch_bounds__(128) k(int* p) {\n"
+                  "}\n")
+        output, diagnostics = rewrite_source(source, "k.cu")
+        self.assertEqual(diagnostics, [])
+        self.assertIn("k(int* p) { ::simt::detail::check_cluster_dims((kSize), 1, 1);\n", output)
+        self.assertIn("} [[maybe_unused]] static const int simt_cluster_dims_6 = "
+                      "SIMT_CLUSTER_DIMS(k, (kSize), 1, 1);", output)
+
+    def test_malformed_attribute_is_refused_with_its_line(self):
+        _, diagnostics = rewrite_source("int x;\n__global__ void __cluster_dims__(1, 2, 3, 4) k() {}\n", "k.cu")
+        self.assertEqual(diagnostics, ["k.cu:2: simt : __cluster_dims__ prend une, deux ou trois dimensions"])
+
+
 class UnsupportedFeatures(unittest.TestCase):
     SOURCE = "\n".join([
         "#include <mma.h>",                              # 1
@@ -289,7 +347,7 @@ class UnsupportedFeatures(unittest.TestCase):
             self.assertFalse(pathlib.Path(tmp, "sortie.cuh").exists())
         lines = result.stderr.splitlines()
         reported = [int(line.split(":")[1]) for line in lines]
-        self.assertEqual(reported, [1, 2, 4, 5, 6, 7, 8, 8, 9, 10, 11])
+        self.assertEqual(reported, [1, 2, 5, 6, 8, 8, 9, 10, 11])  # clusters (4, 7) émulés
         # Le PTX en ligne est traduit (paquet ptx/) : seules ses instructions inconnues sont refusées.
         ptx = [line for line in lines if "PTX" in line and "<cuda/ptx>" not in line]
         for line in lines:

@@ -58,6 +58,7 @@ void run_block(Launch& launch, unsigned linear_block) {
     blockDim = shape;
     gridDim = grid;
     current_block = &block;
+    join_cluster(block);
 
     const unsigned count = shape.x * shape.y * shape.z;
     block.threads.resize(count);
@@ -77,6 +78,7 @@ void run_block(Launch& launch, unsigned linear_block) {
                 if (slot.state != State::ready) continue;
                 resume(slot);
                 ran = true;
+                if (slot.state == State::done && block.cluster) cluster_thread_exited(block, slot);
                 if (block.aborted || launch.aborted) {
                     block.aborted = true;
                     break;
@@ -92,6 +94,7 @@ void run_block(Launch& launch, unsigned linear_block) {
         // terminé peut s'achever ; sinon toutes attendent, il faut libérer une barrière.
         if (complete_pending_warps(block)) continue;
         if (block.aborted) break;
+        if (wait_for_cluster(block)) continue;  // la barrière du cluster dépend des autres blocs
         if (all_at_same_barrier(block)) release_barrier(block);
     }
     // Détruire une fibre suspendue la déroule (destructeurs compris) sur sa propre pile.

@@ -53,6 +53,7 @@ cudaDeviceProp make_properties() {
     p.texturePitchAlignment = 32;
     p.surfaceAlignment = 512;
     p.cooperativeLaunch = 1;
+    p.clusterLaunch = 1;  // clusters de blocs émulés (cluster.cpp), comme sur Hopper
     // Les flux s'exécutent l'un après l'autre : ni noyaux concurrents, ni copie qui recouvre
     // un calcul (aucun moteur de copie asynchrone).
     p.concurrentKernels = 0;
@@ -207,7 +208,7 @@ bool device_attribute(cudaDeviceAttr attribute, int& value) {
         case cudaDevAttrGPUDirectRDMAFlushWritesOptions: value = int(p.gpuDirectRDMAFlushWritesOptions); return true;
         case cudaDevAttrGPUDirectRDMAWritesOrdering: value = p.gpuDirectRDMAWritesOrdering; return true;
         case cudaDevAttrMemoryPoolSupportedHandleTypes: value = int(p.memoryPoolSupportedHandleTypes); return true;
-        case cudaDevAttrClusterLaunch: value = p.clusterLaunch; return true;  // clusters refusés à la réécriture
+        case cudaDevAttrClusterLaunch: value = p.clusterLaunch; return true;
         case cudaDevAttrDeferredMappingCudaArraySupported: value = p.deferredMappingCudaArraySupported; return true;
         case cudaDevAttrIpcEventSupport: value = p.ipcEventSupported; return true;
         case cudaDevAttrMemSyncDomainCount: value = 1; return true;

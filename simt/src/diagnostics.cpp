@@ -41,6 +41,7 @@ std::string state_text(const ThreadSlot& slot) {
         case State::done: return "a terminé";
         case State::at_barrier: return "attend __syncthreads (" + location(slot.where) + ")";
         case State::at_grid: return "attend grid.sync() (" + location(slot.where) + ")";
+        case State::at_cluster: return "attend la barrière du cluster (" + location(slot.where) + ")";
         case State::at_warp:
             return std::string("attend ") + warp_request_name(slot.warp) + " (" + location(slot.where) + ")";
         case State::ready: return "s'exécute";
@@ -73,6 +74,13 @@ void stop_launch(Block& block, const std::string& message, cudaError_t error) {
 void fail(Block& block, const ThreadSlot& slot, const std::string& problem) {
     stop_launch(block,
                 std::string("simt : noyau ") + block.launch->kernel_name + ", " + thread_name(block, slot) +
+                    " : " + problem,
+                cudaErrorLaunchFailure);
+}
+
+void fail_block(Block& block, const std::string& problem) {
+    stop_launch(block,
+                std::string("simt : noyau ") + block.launch->kernel_name + ", bloc " + coordinates(block.index) +
                     " : " + problem,
                 cudaErrorLaunchFailure);
 }

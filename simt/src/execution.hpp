@@ -34,7 +34,7 @@ inline constexpr std::size_t kSharedWindowAlignment = 1024;
 struct KernelAbort {};
 
 /** @brief Où en est un thread CUDA : prêt, arrêté à un point d'attente, ou terminé. */
-enum class State { ready, at_barrier, at_warp, at_grid, done };
+enum class State { ready, at_barrier, at_warp, at_grid, at_cluster, done };
 
 /** @brief Ce qu'une lane dépose pour une opération de warp, et ce qu'elle en reçoit. */
 struct WarpRequest {
@@ -74,6 +74,8 @@ struct ThreadSlot {
     WarpRequest warp;
     std::vector<AsyncCopy> open_group;                // copies depuis le dernier commit
     std::vector<std::vector<AsyncCopy>> committed;    // groupes fermés, du plus ancien au plus récent
+    unsigned cluster_arrivals = 0;  // barrier.cluster.arrive faits par ce thread (cluster.cpp)
+    unsigned cluster_waits = 0;     // barrier.cluster.wait achevés par ce thread
 };
 
 /** @brief Barrière entre les blocs d'un lancement coopératif, interruptible (barrier.cpp). */
@@ -108,6 +110,35 @@ private:
     std::map<const std::byte*, std::size_t> ranges_;  // début → taille
 };
 
+/** @brief Un bloc d'un cluster, vu des autres blocs (cluster.cpp). */
+struct ClusterMember {
+    uint3 block_index{};
+    const std::byte* tls_begin = nullptr;  // TLS de l'exécutable dans le thread du système du bloc
+    const std::byte* tls_end = nullptr;
+    std::byte* window = nullptr;           // sa mémoire partagée dynamique, origine de ses adresses partagées
+    bool finished = false;                 // le bloc a terminé (sous Cluster::mutex)
+    unsigned finished_phase = 0;           // phases de la barrière achevées à sa fin
+    unsigned live = 0;                     // ses threads non terminés
+    unsigned pending = 0;                  // ses threads non terminés pas encore arrivés dans la phase en cours
+};
+
+/**
+ * @brief Un cluster de blocs en cours d'exécution : ses blocs, chacun sur son thread du
+ *        système, et la barrière matérielle du cluster (barrier.cluster), par phases.
+ */
+struct Cluster {
+    struct Launch* launch = nullptr;
+    uint3 index{};                         // indice du cluster dans la grille
+    std::vector<ClusterMember> members;    // par rang
+    std::mutex mutex;
+    std::condition_variable changed;       // une phase de la barrière s'achève
+    unsigned phase = 0;                    // phases achevées
+    unsigned pending = 0;                  // threads non terminés pas encore arrivés dans la phase en cours
+    // needed[de * taille + vers] : phase que le bloc « vers » doit voir s'achever avant de terminer,
+    // parce que le bloc « de » a désigné sa mémoire partagée (0 : aucune).
+    std::vector<unsigned> needed;
+};
+
 /** @brief Un lancement : sa forme, le corps des threads, la distribution des blocs. */
 struct Launch {
     const char* kernel_name;
@@ -121,6 +152,8 @@ struct Launch {
     std::unique_ptr<GridBarrier> grid_barrier;
     std::atomic<unsigned> finished_blocks{0};  // blocs terminés : le chien de garde compte les résidents
     AtomicFootprint* atomics = nullptr;        // mode « courses de données » seulement
+    std::mutex clusters_mutex{};               // clusters en cours, lus par le chien de garde
+    std::vector<Cluster*> clusters{};
 };
 
 /** @brief Le bloc qu'exécute un thread du système. */
@@ -131,6 +164,9 @@ struct Block {
     std::byte* dynamic_shared = nullptr;
     bool aborted = false;
     unsigned pass = 0;
+    Cluster* cluster = nullptr;             // son cluster (créé à la demande hors lancement à clusters)
+    unsigned cluster_rank = 0;
+    std::unique_ptr<Cluster> own_cluster{}; // cluster implicite d'un seul bloc
 };
 
 // Le bloc et le thread CUDA en cours sur ce thread du système (block.cpp).
@@ -149,6 +185,40 @@ void run_block(Launch& launch, unsigned linear_block);
 
 /** @brief La mémoire partagée dynamique du thread du système appelant (kSharedWindowBytes octets). */
 std::byte* dynamic_shared_window();
+
+/** @brief Le segment TLS de l'exécutable (les `__shared__` statiques, la fenêtre) pour le thread du système appelant. */
+void executable_tls(const std::byte*& begin, const std::byte*& end);
+
+// ---- cluster.cpp : clusters de blocs --------------------------------------------------------
+
+/** @brief Vrai si @p shape groupe ses blocs en clusters de plus d'un bloc. */
+bool clustered(const LaunchShape& shape);
+
+/**
+ * @brief Exécute une grille à clusters : chaque cluster a ses blocs sur autant de threads du
+ *        système neuf, tous démarrés avant que l'un d'eux n'exécute le noyau (co-résidence) ;
+ *        le mode « courses de données » n'a donc rien à y ajouter.
+ */
+void run_clusters(Launch& launch, unsigned resident_blocks);
+
+/** @brief Rattache le bloc qui démarre sur ce thread du système à son cluster. */
+void join_cluster(Block& block);
+
+/**
+ * @brief Le thread @p slot du bloc vient de terminer : il n'est plus attendu par la barrière du
+ *        cluster. Le dernier du bloc vérifie qu'aucun autre bloc ne lit encore sa mémoire partagée.
+ */
+void cluster_thread_exited(Block& block, const ThreadSlot& slot);
+
+/**
+ * @brief Plus aucune fibre prête et certaines attendent barrier.cluster.wait : attend la fin de
+ *        la phase (les autres blocs tournent sur leurs threads), puis les rend prêtes.
+ * @return false si aucune fibre n'attend la barrière du cluster.
+ */
+bool wait_for_cluster(Block& block);
+
+/** @brief Pour le chien de garde : les blocs qu'attend la barrière de chaque cluster, vide sinon. */
+std::string cluster_deadlock_text(Launch& launch);
 
 // ---- fiber.cpp : les threads CUDA en fibres --------------------------------------------------
 
@@ -214,6 +284,9 @@ bool tolerate(Block& block, const ThreadSlot& slot, const std::source_location& 
 
 /** @brief Mode strict : les comportements indéfinis tolérés deviennent des fautes. */
 bool strict_mode();
+
+/** @brief Interrompt le lancement pour une faute du bloc entier (ses threads ont terminé). */
+void fail_block(Block& block, const std::string& problem);
 
 /** @brief Interrompt le bloc depuis le thread CUDA courant, et déroule sa fibre. */
 [[noreturn]] void fail_current(const std::string& problem);

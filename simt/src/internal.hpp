@@ -61,6 +61,35 @@ std::size_t dynamic_shared_limit(const void* kernel);
  */
 Occupancy kernel_occupancy(const void* kernel, unsigned threads, std::size_t dynamic_shared_bytes);
 
+/** @brief Blocs résidents sur tout le périphérique émulé, au moins un par multiprocesseur (launch.cpp). */
+unsigned resident_blocks(const void* kernel, const LaunchShape& shape);
+
+// ---- cluster_api.cpp : clusters de blocs, côté hôte ------------------------------------------
+
+/**
+ * @brief Donne à @p shape les dimensions de cluster du noyau (`__cluster_dims__`, ou
+ *        cudaFuncAttributeRequiredCluster*) quand le lancement n'en donne pas ; refuse celles
+ *        qui les contredisent (cudaErrorInvalidClusterSize, @p why dit pourquoi).
+ */
+cudaError_t apply_kernel_cluster_dims(const void* kernel, LaunchShape& shape, std::string& why);
+
+/**
+ * @brief Refuse un lancement à clusters que le pilote refuserait : grille qui n'est pas un
+ *        multiple du cluster, plus de 8 blocs sans cudaFuncAttributeNonPortableClusterSizeAllowed,
+ *        plus de 16, ou un cluster plus grand que les @p resident_blocks blocs résidents.
+ */
+cudaError_t validate_cluster(const void* kernel, const LaunchShape& shape, unsigned resident_blocks,
+                             std::string& why);
+
+/**
+ * @brief cudaFuncSetAttribute pour les attributs de cluster.
+ * @return false si @p attribute n'en est pas un ; sinon true, l'erreur dans @p result
+ */
+bool set_cluster_attribute(const void* kernel, cudaFuncAttribute attribute, int value, cudaError_t& result);
+
+/** @brief Remplit les champs de cluster de cudaFuncGetAttributes. */
+void cluster_attributes(const void* kernel, cudaFuncAttributes& attributes);
+
 /** @brief Nombre d'ordres de threads du mode « courses de données ». */
 int thread_orders();
 

@@ -23,15 +23,14 @@
 
 namespace simt::detail {
 
-namespace {
-
-/** @brief Blocs résidents sur tout le périphérique émulé, au moins un par multiprocesseur. */
 unsigned resident_blocks(const void* kernel, const LaunchShape& shape) {
     const unsigned threads = shape.block.x * shape.block.y * shape.block.z;
     const int per_multiprocessor =
         kernel_occupancy(kernel, threads, shape.dynamic_shared_bytes).blocks_per_multiprocessor;
     return unsigned(std::max(1, per_multiprocessor)) * unsigned(emulated_properties().multiProcessorCount);
 }
+
+namespace {
 
 cudaError_t validate(const void* kernel, const LaunchShape& shape, std::string& why) {
     const cudaDeviceProp& device = emulated_properties();
@@ -63,6 +62,9 @@ cudaError_t validate(const void* kernel, const LaunchShape& shape, std::string& 
               std::to_string(kSharedWindowBytes) + " que simt réserve par bloc";
         return cudaErrorInvalidValue;
     }
+    if (const cudaError_t error = validate_cluster(kernel, shape, resident_blocks(kernel, shape), why);
+        error != cudaSuccess)
+        return error;
     if (shape.cooperative && 1ull * g.x * g.y * g.z > resident_blocks(kernel, shape)) {
         why = "lancement coopératif de " + std::to_string(1ull * g.x * g.y * g.z) +
               " blocs, plus que les " + std::to_string(resident_blocks(kernel, shape)) +
@@ -87,6 +89,7 @@ void run_grid(const char* name, const LaunchShape& shape, unsigned resident_bloc
                   shape.grid.x * shape.grid.y * shape.grid.z, {}, {}, {}, nullptr};
     launch.atomics = atomics;
     if (shape.cooperative) launch.grid_barrier = std::make_unique<GridBarrier>(launch.block_count);
+    if (clustered(shape)) return run_clusters(launch, resident_blocks);  // chaque bloc sur un thread neuf
     const unsigned workers = std::min(launch.block_count, resident_blocks);
     std::atomic<unsigned> finished{0};
     std::vector<std::thread> threads;
@@ -163,10 +166,13 @@ cudaError_t refuse_launch(const char* reason, cudaError_t error) {
     return error;
 }
 
-cudaError_t launch_grid(const void* kernel, const char* kernel_name, const LaunchShape& shape,
+cudaError_t launch_grid(const void* kernel, const char* kernel_name, const LaunchShape& requested,
                         const ThreadBody& body) {
     std::string why;
-    if (const cudaError_t error = validate(kernel, shape, why); error != cudaSuccess) {
+    LaunchShape shape = requested;
+    cudaError_t error = apply_kernel_cluster_dims(kernel, shape, why);
+    if (error == cudaSuccess) error = validate(kernel, shape, why);
+    if (error != cudaSuccess) {
         report(std::string("simt : lancement de ") + kernel_name + " refusé : " + why);
         record_error(error);
         invalidate_capture(shape.stream);  // comme CUDA : une erreur invalide la capture

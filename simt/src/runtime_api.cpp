@@ -151,6 +151,8 @@ const char* cudaGetErrorName(cudaError_t error) {
         case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
         case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
         case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
+        case cudaErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
+        case cudaErrorNotPermitted: return "cudaErrorNotPermitted";
         case cudaErrorNotSupported: return "cudaErrorNotSupported";
         case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
         case cudaErrorIllegalState: return "cudaErrorIllegalState";
@@ -181,6 +183,8 @@ const char* cudaGetErrorString(cudaError_t error) {
         case cudaErrorLaunchFailure: return "le noyau a échoué (voir le diagnostic de simt)";
         case cudaErrorLaunchTimeout: return "le noyau ne progresse plus (interblocage)";
         case cudaErrorCooperativeLaunchTooLarge: return "grille coopérative trop grande pour le périphérique";
+        case cudaErrorInvalidClusterSize: return "lancement refusé : clusters de blocs mal configurés";
+        case cudaErrorNotPermitted: return "opération non permise (attribut fixé à la compilation)";
         case cudaErrorNotSupported: return "opération non émulée par simt";
         case cudaErrorInvalidMemcpyDirection: return "sens de copie invalide";
         case cudaErrorIllegalState: return "opération impossible dans l'état actuel (flux qui ne capture pas)";
@@ -404,6 +408,8 @@ cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEve
 // ---- Noyaux : attributs, occupation, lancements par pointeur ---------------------------
 
 cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attribute, int value) {
+    if (cudaError_t result; simt::detail::set_cluster_attribute(kernel, attribute, value, result))
+        return result == cudaSuccess ? result : fail(result);
     if (attribute == cudaFuncAttributeMaxDynamicSharedMemorySize) {
         if (value < 0 || std::size_t(value) > simt::detail::emulated_properties().sharedMemPerBlockOptin)
             return fail(cudaErrorInvalidValue);
@@ -421,6 +427,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
     attributes->sharedSizeBytes = 0;  // mémoire partagée statique : inconnue, comptée pour 0
     attributes->ptxVersion = 80;
     attributes->binaryVersion = 80;
+    simt::detail::cluster_attributes(kernel, *attributes);
     return cudaSuccess;
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* kernel, int block_size,

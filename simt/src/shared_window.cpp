@@ -92,6 +92,11 @@ std::string outside(const std::byte* p, std::size_t bytes) {
 
 std::byte* dynamic_shared_window() { return shared_window; }
 
+void executable_tls(const std::byte*& begin, const std::byte*& end) {
+    begin = tls_range().begin;
+    end = tls_range().end;
+}
+
 std::string resolve_shared(std::uint32_t shared_address, std::size_t bytes, void*& pointer) {
     // Décalage signé : les __shared__ statiques peuvent précéder le tableau dynamique dans le TLS.
     auto* p = reinterpret_cast<std::byte*>(reinterpret_cast<std::intptr_t>(shared_window) +

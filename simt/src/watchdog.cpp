@@ -36,9 +36,11 @@ std::string count_text(unsigned count, const char* one, const char* many) {
  *        démarrer faute de place, la cause la plus probable est qu'un bloc résident attend l'un
  *        d'eux, ce qui ne se débloque pas plus sur GPU.
  */
-std::string deadlock_text(const Launch& launch, double seconds) {
+std::string deadlock_text(Launch& launch, double seconds) {
     std::string text = std::string("simt : noyau ") + launch.kernel_name +
                        " : interblocage, aucun progrès depuis " + std::to_string(int(seconds)) + " s";
+    // Une barrière de cluster qu'un bloc n'atteint pas : la nommer dit déjà tout.
+    if (const std::string clusters = cluster_deadlock_text(launch); !clusters.empty()) return text + clusters;
     const unsigned started = std::min(launch.next_block.load(), launch.block_count);
     const unsigned running = started - std::min(started, launch.finished_blocks.load());
     const unsigned not_started = launch.block_count - started;

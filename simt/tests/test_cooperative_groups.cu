@@ -219,7 +219,7 @@ __global__ void add_offset(int* values, int n, int offset) {
 
 }  // namespace
 
-TEST(LaunchKernelEx, ReadsShapeFromConfigAndRefusesClusters) {
+TEST(LaunchKernelEx, ReadsShapeAndClusterFromConfig) {
     int* values = nullptr;
     ASSERT_EQ(cudaMalloc(&values, 100 * sizeof(int)), cudaSuccess);
     ASSERT_EQ(cudaMemset(values, 0, 100 * sizeof(int)), cudaSuccess);
@@ -238,10 +238,13 @@ TEST(LaunchKernelEx, ReadsShapeFromConfigAndRefusesClusters) {
     cluster.val.clusterDim.z = 1;
     config.attrs = &cluster;
     config.numAttrs = 1;
+    ASSERT_EQ(cudaLaunchKernelEx(&config, add_offset, values, 100, 7), cudaSuccess);  // voir test_clusters.cu
+    ASSERT_EQ(cudaMemcpy(host.data(), values, 100 * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int v : host) ASSERT_EQ(v, 14);
+    config.gridDim = dim3(3);  // pas un multiple du cluster
     simt::set_quiet(true);
-    EXPECT_EQ(cudaLaunchKernelEx(&config, add_offset, values, 100, 7), cudaErrorNotSupported);
-    EXPECT_NE(simt::last_diagnostic().find("clusters de blocs"), std::string::npos);
-    EXPECT_EQ(cudaGetLastError(), cudaErrorNotSupported);
+    EXPECT_EQ(cudaLaunchKernelEx(&config, add_offset, values, 100, 7), cudaErrorInvalidClusterSize);
+    EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidClusterSize);
     simt::set_quiet(false);
     cudaFree(values);
 }

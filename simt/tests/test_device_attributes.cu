@@ -69,7 +69,7 @@ TEST(DeviceAttributes, ValuesMatchTheProperties) {
     EXPECT_EQ(attribute(cudaDevAttrMemoryPoolsSupported), 1);
     EXPECT_EQ(attribute(cudaDevAttrHostRegisterSupported), 1);
     EXPECT_EQ(attribute(cudaDevAttrCooperativeLaunch), 1);
-    EXPECT_EQ(attribute(cudaDevAttrClusterLaunch), 0);  // clusters refusés à la réécriture
+    EXPECT_EQ(attribute(cudaDevAttrClusterLaunch), 1);  // clusters de blocs émulés
     EXPECT_EQ(attribute(cudaDevAttrComputeCapabilityMinor), p.minor);
     // clock64() compte des nanosecondes : la fréquence annoncée est 1 GHz (en kHz).
     EXPECT_EQ(attribute(cudaDevAttrClockRate), 1000000);

@@ -6,7 +6,7 @@
  *        lecture de la mémoire partagée d'un bloc voisin (map_shared_rank) : la mémoire
  *        partagée distribuée.
  *
- * Réservé au GPU, et à sm_90 ou plus : l'émulateur simt refuse les clusters. Le binaire est
+ * Réservé au GPU, et à sm_90 ou plus (le programme vérifie l'architecture du noyau). Le binaire est
  * aussi compilé pour sm_80, où __cluster_dims__ n'existe pas : le noyau y est un piège (le
  * programme vérifie l'architecture avant tout lancement).
  */

@@ -1,10 +1,10 @@
 /**
  * @file
  * @brief Groupes coopératifs pour l'émulateur simt (remplace l'en-tête du toolkit, qui
- *        ne se compile qu'avec nvcc) : bloc, grille, tuiles statiques et dynamiques.
- *        Les tuiles tiennent dans un warp (1 à 32 threads, puissance de 2). Tout groupe se
- *        convertit en thread_group (bloc, tuile ou groupe coalescé, de nature connue à
- *        l'exécution), comme dans CUDA.
+ *        ne se compile qu'avec nvcc) : bloc, grille, cluster de blocs, tuiles statiques et
+ *        dynamiques. Les tuiles tiennent dans un warp (1 à 32 threads, puissance de 2). Tout
+ *        groupe sauf le cluster se convertit en thread_group (bloc, tuile ou groupe coalescé,
+ *        de nature connue à l'exécution), comme dans CUDA.
  */
 #pragma once
 
@@ -134,12 +134,78 @@ public:
     }
     unsigned long long num_blocks() const { return 1ull * gridDim.x * gridDim.y * gridDim.z; }
     dim3 group_dim() const { return gridDim; }
+    dim3 dim_blocks() const { return gridDim; }
+    dim3 block_index() const { return blockIdx; }
+    /** @brief Dimensions de la grille en clusters. */
+    dim3 dim_clusters() const { return __clusterGridDimInClusters(); }
+    unsigned long long num_clusters() const {
+        const dim3 d = dim_clusters();
+        return 1ull * d.x * d.y * d.z;
+    }
+    /** @brief Indice du cluster du bloc courant dans la grille. */
+    dim3 cluster_index() const { return __clusterIdx(); }
+    unsigned long long cluster_rank() const {
+        const dim3 i = cluster_index(), d = dim_clusters();
+        return (1ull * i.z * d.y + i.y) * d.x + i.x;
+    }
 
 private:
     static unsigned long long num_threads_per_block() { return 1ull * blockDim.x * blockDim.y * blockDim.z; }
 };
 
 inline grid_group this_grid() { return {}; }
+
+/**
+ * @brief Le cluster de blocs courant (Hopper) : rangs et dimensions, barrière du cluster et
+ *        mémoire partagée distribuée. Hors lancement à clusters, un cluster implicite d'un seul
+ *        bloc, comme sur GPU. Voir src/cluster.cpp.
+ */
+class cluster_group {
+public:
+    /** @brief Jeton rendu par barrier_arrive, passé à barrier_wait. */
+    struct arrival_token {};
+
+    static void sync(const std::source_location& where = std::source_location::current()) {
+        simt::detail::cluster_arrive(where);
+        simt::detail::cluster_wait(where);
+    }
+    static arrival_token barrier_arrive(const std::source_location& where = std::source_location::current()) {
+        simt::detail::cluster_arrive(where);
+        return {};
+    }
+    static void barrier_wait(const std::source_location& where = std::source_location::current()) {
+        simt::detail::cluster_wait(where);
+    }
+    static void barrier_wait(arrival_token&&, const std::source_location& where = std::source_location::current()) {
+        simt::detail::cluster_wait(where);
+    }
+    static unsigned query_shared_rank(const void* address,
+                                      const std::source_location& where = std::source_location::current()) {
+        return simt::detail::cluster_query_shared_rank(address, where);
+    }
+    /** @brief La même variable que @p address dans la mémoire partagée du bloc de rang @p rank. */
+    template <typename T>
+    static T* map_shared_rank(T* address, int rank, const std::source_location& where = std::source_location::current()) {
+        return static_cast<T*>(simt::detail::cluster_map_shared(address, rank, where));
+    }
+    static dim3 block_index() { return __clusterRelativeBlockIdx(); }
+    static unsigned block_rank() { return __clusterRelativeBlockRank(); }
+    static dim3 thread_index() {
+        const dim3 b = block_index();
+        return dim3(b.x * blockDim.x + threadIdx.x, b.y * blockDim.y + threadIdx.y, b.z * blockDim.z + threadIdx.z);
+    }
+    static unsigned thread_rank() { return block_rank() * detail::block_size() + detail::block_rank(); }
+    static dim3 dim_blocks() { return __clusterDim(); }
+    static unsigned num_blocks() { return __clusterSizeInBlocks(); }
+    static dim3 dim_threads() {
+        const dim3 d = dim_blocks();
+        return dim3(d.x * blockDim.x, d.y * blockDim.y, d.z * blockDim.z);
+    }
+    static unsigned num_threads() { return num_blocks() * detail::block_size(); }
+    static unsigned size() { return num_threads(); }
+};
+
+inline cluster_group this_cluster() { return {}; }
 
 /** @brief Tuile de Size threads consécutifs d'un warp. */
 template <unsigned Size, typename Parent = void>

@@ -21,6 +21,8 @@ struct LaunchShape {
     std::size_t dynamic_shared_bytes = 0;
     cudaStream_t stream = nullptr;
     bool cooperative = false;  ///< lancement coopératif : toute la grille doit être résidente
+    dim3 cluster{1, 1, 1};          ///< dimensions d'un cluster de blocs (cluster.cpp)
+    bool explicit_cluster = false;  ///< dimensions de cluster données (attribut de lancement, __cluster_dims__)
 };
 
 namespace detail {
@@ -59,6 +61,50 @@ void warp_exchange(const char* name, WarpExchange complete, void* lane_data, con
 
 /** @brief Synchronisation de toute la grille (groupes coopératifs). */
 void grid_barrier(const std::source_location& where);
+
+/** @brief Place du bloc courant dans son cluster et dans la grille des clusters (cluster.cpp). */
+struct ClusterPlace {
+    dim3 dims;            ///< dimensions du cluster, en blocs ((1, 1, 1) hors lancement à clusters)
+    dim3 block_index;     ///< indice du bloc dans son cluster
+    unsigned block_rank;  ///< rang du bloc dans son cluster (x d'abord, puis y, puis z)
+    dim3 index;           ///< indice du cluster dans la grille
+    dim3 grid;            ///< dimensions de la grille, en clusters
+    bool explicit_dims;   ///< vrai si le lancement a des dimensions de cluster (%is_explicit_cluster)
+};
+
+/** @brief Place du bloc courant dans son cluster. */
+ClusterPlace cluster_place();
+
+/** @brief barrier.cluster.arrive : le thread courant arrive à la barrière de son cluster. */
+void cluster_arrive(const std::source_location& where);
+
+/** @brief barrier.cluster.wait : attend que tous les threads non terminés du cluster soient arrivés. */
+void cluster_wait(const std::source_location& where);
+
+/**
+ * @brief map_shared_rank : l'adresse de la même variable partagée que @p generic dans le bloc
+ *        de rang @p rank du cluster (mémoire partagée distribuée) ; diagnostic si le rang sort
+ *        du cluster, si le pointeur n'est pas partagé ou si le bloc visé a terminé.
+ */
+void* cluster_map_shared(const void* generic, long long rank, const std::source_location& where);
+
+/** @brief Rang du bloc du cluster dont la mémoire partagée contient @p generic. */
+unsigned cluster_query_shared_rank(const void* generic, const std::source_location& where);
+
+/**
+ * @brief Retient les dimensions de cluster déclarées par `__cluster_dims__` pour @p kernel
+ *        (placé par la réécriture après la déclaration du noyau).
+ * @return 0, pour initialiser une variable statique
+ */
+int register_cluster_dims(const void* kernel, unsigned x, unsigned y, unsigned z);
+
+/**
+ * @brief Début du corps d'un noyau déclaré `__cluster_dims__(x, y, z)` (placé par la
+ *        réécriture) : le lancement doit avoir ces dimensions ; (0, 0, 0) pour
+ *        `__cluster_dims__()`, qui exige des dimensions données au lancement.
+ */
+void check_cluster_dims(unsigned x, unsigned y, unsigned z,
+                        const std::source_location& where = std::source_location::current());
 
 /** @brief Lane du thread courant dans son warp (0 à 31). */
 unsigned lane_id();

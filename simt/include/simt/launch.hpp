@@ -277,8 +277,8 @@ cudaError_t launch_cooperative(T*, dim3, dim3, void**, std::size_t = 0, cudaStre
 }
 
 /**
- * @brief Équivalent de cudaLaunchKernelEx : forme du lancement lue dans @p config ; l'attribut
- *        coopératif est honoré, les clusters sont refusés (non émulés). Le lancement à
+ * @brief Équivalent de cudaLaunchKernelEx : forme du lancement lue dans @p config ; les
+ *        attributs coopératif et de dimensions de cluster sont honorés. Le lancement à
  *        dépendance programmatique (PDL) est accepté : le flux émulé étant séquentiel, le
  *        noyau ne démarre qu'après la fin du précédent, ce qui satisfait d'avance
  *        cudaGridDependencySynchronize ; l'événement programmatique est enregistré à la fin
@@ -303,12 +303,10 @@ cudaError_t launch_kernel_ex(const cudaLaunchConfig_t* config, void (*kernel)(Pa
             programmatic_event = attribute.val.programmaticEvent.event;
             if (programmatic_event == nullptr) return detail::refuse_launch(
                 "cudaLaunchAttributeProgrammaticEvent sans événement", cudaErrorInvalidResourceHandle);
-        } else if (attribute.id == cudaLaunchAttributeClusterDimension &&
-                   attribute.val.clusterDim.x * attribute.val.clusterDim.y * attribute.val.clusterDim.z > 1) {
-            return detail::refuse_launch(
-                "les clusters de blocs (cudaLaunchAttributeClusterDimension) ne sont pas émulés ; "
-                "cet exemple est réservé au GPU",
-                cudaErrorNotSupported);
+        } else if (attribute.id == cudaLaunchAttributeClusterDimension) {
+            const auto& dims = attribute.val.clusterDim;
+            shape.cluster = dim3(dims.x, dims.y, dims.z);
+            shape.explicit_cluster = true;  // vérifiées au lancement (validate_cluster)
         }
     }
     if (!detail::null_pointer_arguments<Params...>(args...)) return cudaErrorInvalidValue;

@@ -10,3 +10,4 @@
 #include "simt/ptx/ampere.hpp"
 #include "simt/ptx/mbarrier.hpp"
 #include "simt/ptx/tma.hpp"
+#include "simt/ptx/cluster.hpp"

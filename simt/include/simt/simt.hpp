@@ -20,6 +20,9 @@
 #define __managed__
 #define __grid_constant__
 #define __launch_bounds__(...)
+// Les dimensions de cluster sont lues par la réécriture, qui les inscrit après le noyau
+// (register_cluster_dims) et les vérifie au début de son corps (check_cluster_dims).
+#define __cluster_dims__(...)
 // Chaque thread du système exécute un bloc à la fois : une variable statique par thread
 // du système est donc une mémoire partagée par bloc (contenu indéfini au début du bloc,
 // comme sur GPU).
@@ -30,5 +33,6 @@
 #include "simt/builtins.hpp"
 #include "simt/device_functions.hpp"
 #include "simt/launch.hpp"
+#include "simt/cluster.hpp"
 #include "simt/runtime_overloads.hpp"
 #include "simt/ptx.hpp"
