@@ -59,14 +59,21 @@ class TmaTranslation(unittest.TestCase):
                      "cp_async_bulk_wait_group(", "fence_proxy_async(", "prefetch_tensormap("):
             self.assertIn("::simt::ptx::" + call, output)
 
-    def test_multicast_is_refused(self):
-        _, _, diagnostics = rewrite(
+    def test_multicast(self):
+        _, output, diagnostics = rewrite(
             '    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes'
             '.multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;"\n'
             '                 :: "r"(a), "l"(m), "r"(b), "r"(x), "r"(y), "h"((unsigned short)3));')
+        self.assertEqual(diagnostics, [])
+        self.assertIn("::simt::ptx::cp_async_bulk_tensor_load_multicast(", output)
+
+    def test_multicast_without_mask_is_refused(self):
+        _, _, diagnostics = rewrite(
+            '    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes'
+            '.multicast::cluster [%0], [%1, {%3, %4}], [%2];" :: "r"(a), "l"(m), "r"(b), "r"(x), "r"(y));')
         self.assertEqual(len(diagnostics), 1)
         self.assertIn("k.cu:2:", diagnostics[0])
-        self.assertIn("multidiffusion", diagnostics[0])
+        self.assertIn("ctaMask", diagnostics[0])
 
     def test_wrong_coordinate_count_is_refused(self):
         _, _, diagnostics = rewrite(

@@ -74,6 +74,22 @@ std::string barrier_name(const std::uint64_t* bar, const std::source_location& w
     return std::string("mbarrier ") + address + " (" + location(where) + ")";
 }
 
+/**
+ * @brief Le mot est-il dans la mémoire partagée d'un autre bloc du cluster (arrivée distante,
+ *        complete_tx d'une multidiffusion de la TMA) ? Le pointeur vient alors de
+ *        cluster_shared_pointer, qui a déjà vérifié le rang, les bornes et la vie du bloc.
+ */
+bool in_cluster_shared_memory(const std::uint64_t* bar) {
+    const detail::Cluster* cluster = current_block->cluster;
+    if (cluster == nullptr) return false;
+    const auto* p = reinterpret_cast<const std::byte*>(bar);
+    for (const detail::ClusterMember& member : cluster->members)
+        if ((p >= member.window && p < member.window + detail::kSharedWindowBytes) ||
+            (p >= member.tls_begin && p < member.tls_end))
+            return true;
+    return false;
+}
+
 void check_barrier(const std::uint64_t* bar, const std::source_location& where) {
     if (current_thread == nullptr) {
         std::fprintf(stderr, "simt : %s utilisée hors d'un noyau\n", barrier_name(bar, where).c_str());
@@ -81,7 +97,7 @@ void check_barrier(const std::uint64_t* bar, const std::source_location& where) 
     }
     if (reinterpret_cast<std::uintptr_t>(bar) % 8 != 0)
         fail_current(barrier_name(bar, where) + " : adresse non alignée sur 8 octets");
-    if (!simt::is_shared(bar))
+    if (!simt::is_shared(bar) && !in_cluster_shared_memory(bar))
         fail_current(barrier_name(bar, where) + " : une mbarrier doit être dans la mémoire partagée du bloc");
 }
 

@@ -7,6 +7,7 @@
 #include "simt/ptx/tma.hpp"
 
 #include "simt/ptx/mbarrier.hpp"
+#include "simt/cluster_window.hpp"
 #include "simt/shared_window.hpp"
 
 #include "execution.hpp"
@@ -115,17 +116,46 @@ std::byte* swizzled(const void* base, std::uint64_t offset, unsigned swizzle) {
 
 }  // namespace
 
+namespace {
+
+/** @brief Écrit la boîte à @p destination (déjà vérifiée), swizzle compris ; rend ses octets. */
+std::uint32_t load_box(void* destination, const TensorMapInfo& map, std::initializer_list<std::int32_t> coords) {
+    return std::uint32_t(for_each_element(map, coords, [&](std::uint64_t offset, const std::byte* global) {
+        std::byte* element = swizzled(destination, offset, map.swizzle);
+        if (global) std::memcpy(element, global, map.element_size);
+        else out_of_bounds_value(map, element);
+    }));
+}
+
+}  // namespace
+
 void cp_async_bulk_tensor_load(void* destination, const void* tensor_map, std::uint64_t* bar,
                                std::initializer_list<std::int32_t> coords, std::source_location where) {
     const char* operation = "cp.async.bulk.tensor (chargement)";
     const TensorMapInfo map = read_map(tensor_map, coords.size(), operation, where);
     check_shared(destination, box_bytes(map), 128, "destination", operation, where);
-    const std::uint64_t bytes = for_each_element(map, coords, [&](std::uint64_t offset, const std::byte* global) {
-        std::byte* element = swizzled(destination, offset, map.swizzle);
-        if (global) std::memcpy(element, global, map.element_size);
-        else out_of_bounds_value(map, element);
-    });
-    mbarrier_complete_tx(bar, std::uint32_t(bytes), where);
+    mbarrier_complete_tx(bar, load_box(destination, map, coords), where);
+}
+
+void cp_async_bulk_tensor_load_multicast(std::uint32_t destination, const void* tensor_map, std::uint32_t bar,
+                                         std::initializer_list<std::int32_t> coords, std::uint16_t cta_mask,
+                                         std::source_location where) {
+    const char* operation = "cp.async.bulk.tensor.multicast::cluster (chargement)";
+    const TensorMapInfo map = read_map(tensor_map, coords.size(), operation, where);
+    if (cta_mask == 0)
+        fail_current(std::string(operation) + " (" + location(where) + ") : masque de blocs ctaMask nul");
+    if (destination % 128 != 0)
+        fail_current(std::string(operation) + " (" + location(where) + ") : destination non alignée sur 128 octets");
+    const std::uint64_t bytes = box_bytes(map);
+    for (unsigned rank = 0; rank < 16; ++rank) {
+        if (!(cta_mask >> rank & 1)) continue;
+        // Même décalage dans chaque bloc visé : mapa, puis la fenêtre .shared::cluster (cluster_window.hpp).
+        void* target = simt::cluster_shared_pointer(simt::cluster_shared_address(destination, rank, where),
+                                                    std::size_t(bytes), where);
+        auto* target_bar = static_cast<std::uint64_t*>(
+            simt::cluster_shared_pointer(simt::cluster_shared_address(bar, rank, where), 8, where));
+        mbarrier_complete_tx(target_bar, load_box(target, map, coords), where);
+    }
 }
 
 void cp_async_bulk_tensor_store(const void* tensor_map, std::initializer_list<std::int32_t> coords,

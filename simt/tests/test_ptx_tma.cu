@@ -123,6 +123,34 @@ __global__ void pipeline(const __grid_constant__ CUtensorMap in, const __grid_co
     }
 }
 
+// Multidiffusion : deux blocs par cluster ; chacun annonce les octets sur sa propre barrière,
+// puis le bloc de rang 0 charge la boîte une fois pour les deux (ctaMask = 0b11), à la même
+// adresse de chacun. Chaque bloc recopie sa tuile dans out. Une barrière de cluster en fin
+// garde la mémoire partagée de chaque bloc vivante tant que l'autre peut y écrire.
+__global__ void __cluster_dims__(2, 1, 1) multicast(const __grid_constant__ CUtensorMap map, int* out) {
+    __shared__ __align__(128) int tile[16 * 32];
+    __shared__ std::uint64_t bar;
+    if (threadIdx.x == 0) {
+        init_barrier(&bar, 1);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    std::uint32_t rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    if (threadIdx.x == 0) {
+        expect_bytes(&bar, sizeof tile);
+        if (rank == 0)
+            asm volatile(
+                "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                " [%0], [%1, {%3, %4}], [%2], %5;"
+                ::"r"(smem(tile)), "l"(&map), "r"(smem(&bar)), "r"(0), "r"(16), "h"(std::uint16_t(0b11))
+                : "memory");
+    }
+    wait(&bar, 0);
+    for (unsigned i = threadIdx.x; i < 16 * 32; i += blockDim.x) out[blockIdx.x * 16 * 32 + i] = tile[i];
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
 }  // namespace ptx_tma_test
 
 TEST(PtxTma, InlinePtxPipelineRunsUnchanged) {
@@ -170,4 +198,33 @@ TEST(PtxTma, InlinePtxPipelineRunsUnchanged) {
     cudaFree(in);
     cudaFree(out);
     cudaFree(status);
+}
+
+TEST(PtxTma, MulticastFillsEveryBlockOfTheMask) {
+    constexpr unsigned kWidth = 32, kRows = 40;
+    std::vector<int> host(kWidth * kRows);
+    for (unsigned i = 0; i < host.size(); ++i) host[i] = int(3 * i + 1);
+    int *in, *out;
+    ASSERT_EQ(cudaMalloc(&in, host.size() * sizeof(int)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&out, 2 * 16 * kWidth * sizeof(int)), cudaSuccess);
+    cudaMemcpy(in, host.data(), host.size() * sizeof(int), cudaMemcpyHostToDevice);
+    void* function = nullptr;
+    ASSERT_EQ(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, nullptr),
+              cudaSuccess);
+    const cuuint64_t dims[2] = {kWidth, kRows}, strides[1] = {kWidth * sizeof(int)};
+    const cuuint32_t box[2] = {kWidth, 16}, steps[2] = {1, 1};
+    alignas(64) CUtensorMap map;
+    ASSERT_EQ(reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function)(
+                  &map, CU_TENSOR_MAP_DATA_TYPE_INT32, 2, in, dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                  CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+              CUDA_SUCCESS);
+    ptx_tma_test::multicast<<<2, 64>>>(map, out);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << simt::last_diagnostic();
+    std::vector<int> seen(2 * 16 * kWidth);
+    cudaMemcpy(seen.data(), out, seen.size() * sizeof(int), cudaMemcpyDeviceToHost);
+    for (unsigned block = 0; block < 2; ++block)
+        for (unsigned e = 0; e < 16 * kWidth; ++e)
+            ASSERT_EQ(seen[block * 16 * kWidth + e], host[16 * kWidth + e]) << "bloc " << block << ", élément " << e;
+    cudaFree(in);
+    cudaFree(out);
 }

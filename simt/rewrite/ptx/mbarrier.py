@@ -15,9 +15,10 @@ def barrier(ins, ctx, match, operand) -> str:
     """Pointeur C++ du mot de 64 bits désigné par ``operand`` ([adresse])."""
     if match["space"] is None:  # adressage générique
         return f"static_cast<std::uint64_t*>({ctx.generic_address(operand)})"
-    # Une adresse .shared::cluster du bloc lui-même est aussi son adresse .shared::cta (PTX ISA,
-    # « Shared memory » : la fenêtre du bloc est contenue dans celle du cluster) ; celle d'un
-    # autre bloc du cluster sort de la fenêtre du bloc, et shared_pointer le signale.
+    if match["space"] == ".shared::cluster":
+        # Adresse de la fenêtre du cluster : celle du bloc lui-même, ou celle d'un autre bloc
+        # fabriquée par mapa (simt/cluster_window.hpp).
+        return f"static_cast<std::uint64_t*>(::simt::cluster_shared_pointer({ctx.shared_address(operand)}, 8))"
     return f"static_cast<std::uint64_t*>(::simt::shared_pointer({ctx.shared_address(operand)}, 8))"
 
 

@@ -13,6 +13,11 @@ def shared(ctx, operand, size: str = "1") -> str:
     return f"::simt::shared_pointer({ctx.shared_address(operand)}, {size})"
 
 
+def cluster(ctx, operand, size: str = "1") -> str:
+    """Pointeur d'une adresse .shared::cluster (celle du bloc lui-même, ou d'un autre bloc)."""
+    return f"::simt::cluster_shared_pointer({ctx.shared_address(operand)}, {size})"
+
+
 def tensor(ins, ctx, operand, dims: int) -> tuple[str, str]:
     """(pointeur de la carte, liste des coordonnées) d'un opérande [carte, {c0, …}]."""
     if operand.kind != "address" or not operand.items or operand.items[0].kind != "vector":
@@ -31,15 +36,16 @@ def check_count(ins, ctx, counts: tuple[int, ...], shape: str) -> None:
 @instruction(r"cp\.async\.bulk\.tensor\.(?P<dims>[1-5])d\.shared::cluster\.global(?:\.tile)?"
              r"\.mbarrier::complete_tx::bytes(?P<multicast>\.multicast::cluster)?" + CACHE_HINT)
 def tensor_load(ins, ctx, match):
-    if match["multicast"]:
-        raise ctx.error(f"{ins.opcode} : la multidiffusion vers un cluster (.multicast::cluster) n'est pas "
-                        f"encore émulée")
-    check_count(ins, ctx, (4,) if match["hint"] else (3,),
-                "[destination], [carte, {coordonnées}], [mbarrier]" + (", politique de cache" if match["hint"] else ""))
+    extra = (["ctaMask"] if match["multicast"] else []) + (["politique de cache"] if match["hint"] else [])
+    check_count(ins, ctx, (3 + len(extra),),
+                ", ".join(["[destination], [carte, {coordonnées}], [mbarrier]"] + extra))
     destination, source, bar = ins.operands[:3]
     map_pointer, coordinates = tensor(ins, ctx, source, int(match["dims"]))
-    return (f"::simt::ptx::cp_async_bulk_tensor_load({shared(ctx, destination)}, {map_pointer}, "
-            f"static_cast<std::uint64_t*>({shared(ctx, bar, '8')}), {coordinates});")
+    if match["multicast"]:
+        return (f"::simt::ptx::cp_async_bulk_tensor_load_multicast({ctx.shared_address(destination)}, {map_pointer}, "
+                f"{ctx.shared_address(bar)}, {coordinates}, {ctx.value(ins.operands[3], 'u16')});")
+    return (f"::simt::ptx::cp_async_bulk_tensor_load({cluster(ctx, destination)}, {map_pointer}, "
+            f"static_cast<std::uint64_t*>({cluster(ctx, bar, '8')}), {coordinates});")
 
 
 @instruction(r"cp\.async\.bulk\.tensor\.(?P<dims>[1-5])d\.global\.shared::cta(?:\.tile)?\.bulk_group" + CACHE_HINT)
@@ -55,8 +61,8 @@ def tensor_store(ins, ctx, match):
 def bulk_load(ins, ctx, match):
     check_count(ins, ctx, (5,) if match["hint"] else (4,), "[destination], [source], octets, [mbarrier]")
     destination, source, size, bar = ins.operands[:4]
-    return (f"::simt::ptx::cp_async_bulk_load({shared(ctx, destination)}, {ctx.generic_address(source)}, "
-            f"{ctx.value(size, 'u32')}, static_cast<std::uint64_t*>({shared(ctx, bar, '8')}));")
+    return (f"::simt::ptx::cp_async_bulk_load({cluster(ctx, destination)}, {ctx.generic_address(source)}, "
+            f"{ctx.value(size, 'u32')}, static_cast<std::uint64_t*>({cluster(ctx, bar, '8')}));")
 
 
 @instruction(r"cp\.async\.bulk\.global\.shared::cta\.bulk_group" + CACHE_HINT)

@@ -34,6 +34,23 @@ void cp_async_bulk_tensor_load(void* destination, const void* tensor_map, std::u
                                std::source_location where = std::source_location::current());
 
 /**
+ * @brief `cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster
+ *        [dst], [tmap, {c0, …}], [bar], ctaMask` : la même boîte est écrite, au même décalage
+ *        que @p destination, dans la mémoire partagée de chaque bloc du cluster dont le rang est
+ *        un bit de @p cta_mask, et chacun de ces blocs reçoit les octets sur la mbarrier au même
+ *        décalage que @p bar (PTX ISA, cp.async.bulk.tensor, « .multicast::cluster »).
+ * @param destination adresse `.shared::cluster` (ou `.shared::cta`) de la boîte
+ * @param tensor_map la carte
+ * @param bar adresse `.shared::cluster` (ou `.shared::cta`) de la mbarrier
+ * @param coords une coordonnée par dimension, la plus intérieure d'abord
+ * @param cta_mask un bit par rang de bloc destinataire
+ * @param where ligne de l'appel
+ */
+void cp_async_bulk_tensor_load_multicast(std::uint32_t destination, const void* tensor_map, std::uint32_t bar,
+                                         std::initializer_list<std::int32_t> coords, std::uint16_t cta_mask,
+                                         std::source_location where = std::source_location::current());
+
+/**
  * @brief `cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group [tmap, {c0, …}], [src]` :
  *        écrit la boîte ; les éléments hors limites ne sont pas écrits.
  * @param tensor_map la carte
