@@ -83,5 +83,16 @@ class TmaTranslation(unittest.TestCase):
         self.assertIn("k.cu:2:", diagnostics[0])
 
 
+class SharedAlignment(unittest.TestCase):
+    def test_alignas_moves_before_shared(self):
+        # g++ refuse alignas entre « static thread_local » (le __shared__ du prélude) et le type.
+        output, diagnostics = rewrite_source(
+            "__global__ void k() {\n    __shared__ alignas(128) float tile[64];\n"
+            "    __shared__  alignas(sizeof(double)) double d;\n}\n", "k.cu")
+        self.assertEqual(diagnostics, [])
+        self.assertIn("    alignas(128) __shared__ float tile[64];\n", output)
+        self.assertIn("    alignas(sizeof(double))  __shared__ double d;\n", output)
+
+
 if __name__ == "__main__":
     unittest.main()
