@@ -119,6 +119,9 @@ class Refusals(unittest.TestCase):
             'void f(int x) { asm("cp.async.cg.shared.global [%0], [%0], 8;" :: "l"(x)); }': "cp-size 8 invalide",
             'void f(int x) { asm(".shared .b32 s;" :: "r"(x)); }': "directive PTX « .shared »",
             'void f(int x) { asm("mov.u32 %0, 1" : "=r"(x)); }': "sans « ; » final",
+            'void f(int x) { asm("{ .reg .pred p, q; setp.eq.u32 p|q, %0, 1; }" :: "r"(x)); }':
+                "deux prédicats de destination",
+            'void f(int x) { asm("ld.shared.b32 %0, [%0, {%0}];" : "+r"(x)); }': "une adresse [registre]",
             'void f(short x) { asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 '
             '{%0,%0,%0,%0}, {%0,%0,%0,%0}, {%0,%0}, {%0,%0,%0,%0};" : "+h"(x)); }': "fait 16 bits",
             'void f(int x) { asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0};" : "+r"(x)); }':

@@ -60,7 +60,7 @@ def setp(ins, ctx, match):
     ptx_type = match["type"]
     if match["cmp"] in ("lo", "ls", "hi", "hs") and not ptx_type.startswith(("u", "b")):
         raise ctx.error(f"{ins.opcode} : comparaison non signée sur un type signé")
-    if len(ins.operands) == 3 and "|" in str(ins.operands[0]):
+    if ins.operands and ins.operands[0].kind == "pair":
         raise ctx.error(f"{ins.opcode} : deux prédicats de destination (p|q) non émulés")
     p, a, b = _operands(ins, ctx, 3)
     comparison = COMPARISONS[match["cmp"]]

@@ -286,9 +286,9 @@ class Operand:
 
     kind : "asm" (opérande %N de l'instruction asm, ``index``), "name" (registre ou étiquette,
     ``text``), "special" (registre spécial, ``text`` sans le %), "imm" (immédiat, ``text``),
-    "vector" (``items``), "address" (``base`` : Operand ou None, ``offset`` ; ``items`` pour
-    l'opérande de tenseur [carte, {coordonnées}] du TMA), "sink" (_),
-    "not" (``items[0]`` nié : !p).
+    "vector" (``items``), "address" (``base`` : Operand ou None, ``offset`` ; ``items`` : ce
+    qui suit la base après une virgule, comme les coordonnées de ``[carte, {x, y}]``),
+    "sink" (_), "not" (``items[0]`` nié : !p), "pair" (``items`` : a|b).
     """
     kind: str
     text: str = ""
@@ -304,11 +304,16 @@ class Operand:
             return f"%{self.text}"
         if self.kind == "vector":
             return "{" + ", ".join(map(str, self.items)) + "}"
+        if self.kind == "address" and self.items:
+            return "[" + ", ".join(map(str, [self.base, *self.items])) + "]"
         if self.kind == "address":
-            base = str(self.base) if self.base else ""
-            return f"[{base}{'+' if self.offset >= 0 and base else ''}{self.offset if self.offset or not base else ''}]"
+            if self.base is None:
+                return f"[{self.offset}]"
+            return f"[{self.base}{self.offset:+d}]" if self.offset else f"[{self.base}]"
         if self.kind == "not":
             return f"!{self.items[0]}"
+        if self.kind == "pair":
+            return f"{self.items[0]}|{self.items[1]}"
         return self.text
 
 
@@ -395,10 +400,12 @@ def parse_operand(text: str, line: int) -> Operand:
         return Operand("not", items=[parse_operand(text[1:], line)])
     if text.startswith("{") and text.endswith("}"):
         return Operand("vector", items=[parse_operand(p, line) for p in _split_operands(text[1:-1])])
+    if "|" in text and not text.startswith(("[", "{")):  # deux destinations : setp p|q, elect.sync r|p
+        return Operand("pair", items=[parse_operand(p, line) for p in text.split("|", 1)])
     if text.startswith("[") and text.endswith("]"):
         inner = text[1:-1].strip()
         pieces = _split_operands(inner)
-        if len(pieces) > 1:  # opérande de tenseur du TMA : [carte, {c0, c1, …}]
+        if len(pieces) > 1:  # [tensorMap, {x, y}] de cp.async.bulk.tensor : base et coordonnées
             return Operand("address", base=parse_operand(pieces[0], line),
                            items=[parse_operand(p, line) for p in pieces[1:]])
         match = re.fullmatch(r"(.*?)\s*([+-])\s*(" + _INTEGER + r")", inner)

@@ -173,8 +173,8 @@ class Context:
 
     def address(self, operand: Operand) -> tuple[str, int]:
         """(expression C++ de la base en bits, décalage) d'un opérande [base+décalage]."""
-        if operand.kind != "address":
-            raise self.error(f"« {operand} » : une adresse [registre] était attendue")
+        if operand.kind != "address" or operand.items:
+            raise self.error(f"« {operand} » : une adresse [registre] ou [registre+décalage] était attendue")
         base = "0ull" if operand.base is None else self.raw(operand.base)
         return base, operand.offset
 
