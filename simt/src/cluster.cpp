@@ -388,6 +388,16 @@ void* cluster_map_shared(const void* generic, long long wanted, const std::sourc
     return const_cast<std::byte*>(cluster.members[rank].tls_begin + (p - self.tls_begin));
 }
 
+bool cluster_is_shared(const void* generic) {
+    if (current_block == nullptr) return false;
+    Block& block = *current_block;
+    const Cluster& cluster = block_cluster(block);
+    for (const ClusterMember& member : cluster.members)
+        if (outside(member, static_cast<const std::byte*>(generic), 0, block.launch->shape.dynamic_shared_bytes).empty())
+            return true;
+    return false;
+}
+
 unsigned cluster_query_shared_rank(const void* generic, const std::source_location& where) {
     Block& block = *current_block;
     Cluster& cluster = block_cluster(block);

@@ -140,6 +140,16 @@ __global__ void missing_final_sync(int* out) {
 
 __global__ void wait_without_arrive() { __cluster_barrier_wait(); }
 
+/** Écrit chez le voisin avant la première barrière : rien ne garantit qu'il a démarré. */
+__global__ void write_before_first_sync(int* out) {
+    __shared__ int value;
+    const cg::cluster_group cluster = cg::this_cluster();
+    *cluster.map_shared_rank(&value, int(cluster.block_rank() ^ 1u)) = int(cluster.block_rank());
+    cluster.sync();
+    out[blockIdx.x] = value;
+    cluster.sync();
+}
+
 // ---- PTX en ligne, écrit comme les enrobages de CUTLASS (cute/arch/cluster_sm90.hpp) -------
 
 __device__ unsigned ptx_rank() {
@@ -220,7 +230,8 @@ __global__ void ptx_encoding(unsigned* out) {
         out[4 * blockIdx.x + 0] = mapped >> 24;                         // rang + 1
         out[4 * blockIdx.x + 1] = simt::cluster_shared_rank(mapped);
         out[4 * blockIdx.x + 2] = simt::cluster_shared_rank(here);      // le bloc courant
-        out[4 * blockIdx.x + 3] = (mapped & 0xffffffu) == (here & 0xffffffu);
+        out[4 * blockIdx.x + 3] = (mapped & 0xffffffu) == (here & 0xffffffu) && __isClusterShared(&value) &&
+                                  !__isClusterShared(out) && __cluster_map_shared_multicast(&value, 3u).x == here;
     }
     ptx_cluster_sync();
 }
@@ -578,6 +589,29 @@ TEST_F(Clusters, SharedMemoryOfAFinishedBlockIsReported) {
                 AllOf(HasSubstr("noyau clusters::missing_final_sync, bloc ("),
                       AnyOf(HasSubstr("sans qu'une barrière de cluster les sépare depuis"),
                             HasSubstr("a déjà terminé"))));
+    cudaFree(out);
+}
+
+TEST_F(Clusters, ReachingAnotherBlockBeforeTheFirstBarrierIsTolerated) {
+    int* out;
+    ASSERT_EQ(cudaMalloc(&out, 2 * sizeof(int)), cudaSuccess);
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = config_with_cluster(dim3(2), dim3(32), attribute, dim3(2));
+    simt::set_strict(false);  // indépendant d'un SIMT_STRICT=1 dans l'environnement
+    ASSERT_EQ(cudaLaunchKernelEx(&config, clusters::write_before_first_sync, out), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    int seen[2];
+    cudaMemcpy(seen, out, sizeof seen, cudaMemcpyDeviceToHost);
+    EXPECT_EQ(seen[0], 1);
+    EXPECT_EQ(seen[1], 0);
+    EXPECT_THAT(simt::last_diagnostic(),
+                AllOf(HasSubstr("AVERTISSEMENT : noyau clusters::write_before_first_sync"),
+                      HasSubstr("avant qu'aucune barrière de cluster ne garantisse qu'il a démarré")));
+    simt::set_strict(true);
+    ASSERT_EQ(cudaLaunchKernelEx(&config, clusters::write_before_first_sync, out), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(), HasSubstr("refusé en mode strict"));
+    simt::set_strict(false);
     cudaFree(out);
 }
 

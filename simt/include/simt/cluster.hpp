@@ -11,6 +11,7 @@
 #include "simt/cluster_window.hpp"
 #include "simt/engine.hpp"
 #include "simt/launch.hpp"
+#include "simt/shared_window.hpp"
 
 #include <atomic>
 #include <source_location>
@@ -54,6 +55,16 @@ inline void* __cluster_map_shared_rank(const void* pointer, unsigned rank,
 inline unsigned __cluster_query_shared_rank(const void* pointer,
                                             const std::source_location& where = std::source_location::current()) {
     return simt::detail::cluster_query_shared_rank(pointer, where);
+}
+/** @brief 1 si @p pointer désigne la mémoire partagée d'un bloc du cluster. */
+inline unsigned __isClusterShared(const void* pointer) { return simt::detail::cluster_is_shared(pointer) ? 1u : 0u; }
+/**
+ * @brief Adresse partagée de @p pointer et masque des blocs visés, pour une multidiffusion
+ *        (comme le toolkit : la paire telle quelle, sans autre effet).
+ */
+inline uint2 __cluster_map_shared_multicast(const void* pointer, unsigned cluster_cta_mask,
+                                            const std::source_location& where = std::source_location::current()) {
+    return make_uint2(simt::shared_address(pointer, where), cluster_cta_mask);
 }
 /** @brief Barrière mémoire à la portée du cluster : celle du processeur, comme __threadfence. */
 inline void __threadfence_cluster() {

@@ -91,6 +91,9 @@ void* cluster_map_shared(const void* generic, long long rank, const std::source_
 /** @brief Rang du bloc du cluster dont la mémoire partagée contient @p generic. */
 unsigned cluster_query_shared_rank(const void* generic, const std::source_location& where);
 
+/** @brief Vrai si @p generic désigne la mémoire partagée d'un bloc du cluster (`__isClusterShared`). */
+bool cluster_is_shared(const void* generic);
+
 /**
  * @brief Retient les dimensions de cluster déclarées par `__cluster_dims__` pour @p kernel
  *        (placé par la réécriture après la déclaration du noyau).
