@@ -405,6 +405,16 @@ def at_namespace_scope(code: str, pos: int) -> bool:
     return all(namespaces)
 
 
+SHARED_ALIGNAS = re.compile(r"\b__shared__(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
+
+
+def shared_alignas_edits(code: str) -> list[Edit]:
+    """``__shared__ alignas(N)`` devient ``alignas(N) __shared__`` : nvcc accepte l'attribut après
+    le qualificatif, g++ le refuse entre ``static thread_local`` et le type (le prélude définit
+    ``__shared__`` ainsi). Courant dans les noyaux de la TMA, qui alignent leurs tuiles."""
+    return [Edit(m.start(), m.end(), f"{m.group(2)}{m.group(1)}__shared__") for m in SHARED_ALIGNAS.finditer(code)]
+
+
 def dynamic_shared_edits(code: str) -> list[Edit]:
     """Réécritures des déclarations extern __shared__ T nom[]; (sauts de ligne gardés)."""
     edits = []
@@ -652,8 +662,8 @@ UNSUPPORTED = [
                 "l'API WMMA des Tensor Cores (<mma.h>)", True),
     Unsupported(re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]cuda/ptx[>\"]", re.M), True,
                 "l'en-tête <cuda/ptx> (instructions PTX)", False),
-    Unsupported(re.compile(r"cp\.async\.bulk|\bmemcpy_async_tx\b|\b(?:cuTensorMap|CUtensorMap)\w*"), True,
-                "la copie asynchrone par le TMA (cp.async.bulk, CUtensorMap)", True),
+    Unsupported(re.compile(r"\bmemcpy_async_tx\b"), False,
+                "la copie asynchrone par le TMA de libcu++ (cuda::device::memcpy_async_tx)", True),
     Unsupported(re.compile(r"tcgen05"), True,
                 "l'instruction tcgen05 (Tensor Cores de Blackwell)", True),
 ]
@@ -741,7 +751,9 @@ def rewrite_source(text: str, path: str) -> tuple[str, list[str]]:
             seen.add(diagnostic)
             diagnostics.append(diagnostic)
     try:
-        edits = sorted(launch_edits(text, code) + dynamic_shared_edits(code)
+        dynamic = dynamic_shared_edits(code)
+        edits = sorted(launch_edits(text, code) + dynamic
+                       + [e for e in shared_alignas_edits(code) if not any(d.start <= e.start < d.end for d in dynamic)]
                        + cooperative_launch_edits(text, code) + cluster_dims_edits(text, code)
                        + [Edit(*edit) for edit in asm])
     except RewriteError as error:

@@ -328,11 +328,11 @@ class UnsupportedFeatures(unittest.TestCase):
         "#include <cuda/ptx>",                           # 2
         "// asm(\"nop\"); wgmma dans un commentaire",    # 3 : ignoré
         "__global__ void __cluster_dims__(2, 1, 1) k() {",  # 4
-        '    asm volatile("cp.async.bulk.tensor.2d");',  # 5 : asm et TMA
+        '    asm volatile("cp.async.bulk.tensor.2d");',  # 5 : asm
         "    __asm__(\"nop\");",                         # 6
         "    auto c = cg::this_cluster();",              # 7
         '    asm("wgmma.fence.sync.aligned;");',         # 8 : émulé
-        "    CUtensorMap map;",                          # 9
+        "    cuda::device::memcpy_async_tx(d, s, n, b);",  # 9
         "    tcgen05_alloc();",                          # 10
         "    wmma::fragment<A> f;",                      # 11
         "}",
@@ -347,7 +347,7 @@ class UnsupportedFeatures(unittest.TestCase):
             self.assertFalse(pathlib.Path(tmp, "sortie.cuh").exists())
         lines = result.stderr.splitlines()
         reported = [int(line.split(":")[1]) for line in lines]
-        self.assertEqual(reported, [1, 2, 5, 5, 6, 9, 10, 11])  # clusters (4, 7) et wgmma (8) émulés
+        self.assertEqual(reported, [1, 2, 5, 6, 9, 10, 11])  # clusters (4, 7), wgmma (8) et TMA émulés
         # Le PTX en ligne est traduit (paquet ptx/) : seules ses instructions inconnues sont refusées.
         ptx = [line for line in lines if "PTX" in line and "<cuda/ptx>" not in line]
         for line in lines:
@@ -364,10 +364,10 @@ class UnsupportedFeatures(unittest.TestCase):
             "#ifndef SIMT_EMULATOR",           # 1
             '#include "wgmma.cuh"',            # 2 : caché
             "#if __CUDA_ARCH__ >= 900",        # 3
-            "CUtensorMap m;",                  # 4 : caché (imbriqué)
+            "memcpy_async_tx(m);",             # 4 : caché (imbriqué)
             "#endif",                          # 5
             "#else",                           # 6
-            "CUtensorMap visible;",            # 7
+            "memcpy_async_tx(visible);",       # 7
             "#endif",                          # 8
             "#ifdef SIMT_EMULATOR",            # 9
             "int y;",                          # 10
@@ -377,7 +377,7 @@ class UnsupportedFeatures(unittest.TestCase):
             "#if !defined(SIMT_EMULATOR)",     # 14
             "tcgen05_alloc();",                # 15 : caché
             "#endif",                          # 16
-            "CUtensorMap n;",                  # 17
+            "memcpy_async_tx(n);",             # 17
         ])
         _, diagnostics = rewrite_source(source, "k.cu")
         self.assertEqual([int(d.split(":")[1]) for d in diagnostics], [7, 17])

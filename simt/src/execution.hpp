@@ -354,6 +354,14 @@ bool all_at_same_barrier(Block& block);
  */
 void watch_for_deadlock(Launch& launch, const std::atomic<unsigned>& finished, unsigned workers);
 
+// ---- mbarrier.cpp : barrières asynchrones de PTX ----------------------------------------------
+
+/**
+ * @brief Pour le diagnostic d'interblocage : les threads de @p launch qui attendent encore une
+ *        phase de mbarrier, avec l'état de la barrière (vide si aucun).
+ */
+std::string mbarrier_waits_text(const Launch& launch);
+
 // ---- launch.cpp : exécution d'une grille -----------------------------------------------------
 
 /** @brief Exécute toute la grille une fois, dans l'ordre de threads @p order. */

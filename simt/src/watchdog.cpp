@@ -44,6 +44,8 @@ std::string deadlock_text(Launch& launch, double seconds) {
     const unsigned started = std::min(launch.next_block.load(), launch.block_count);
     const unsigned running = started - std::min(started, launch.finished_blocks.load());
     const unsigned not_started = launch.block_count - started;
+    const std::string mbarriers = mbarrier_waits_text(launch);
+    if (not_started == 0 && !mbarriers.empty()) return text + mbarriers;
     if (not_started == 0)
         return text + " (attente active d'un bloc non résident, ou d'une condition jamais remplie)";
     return text + " : " + count_text(running, "bloc résident attend", "blocs résidents attendent") + " ; " +

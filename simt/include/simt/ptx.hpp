@@ -9,4 +9,6 @@
 #include "simt/ptx/base.hpp"
 #include "simt/ptx/ampere.hpp"
 #include "simt/ptx/wgmma.hpp"
+#include "simt/ptx/mbarrier.hpp"
+#include "simt/ptx/tma.hpp"
 #include "simt/ptx/cluster.hpp"
