@@ -170,7 +170,7 @@ const char* warp_op_name(WarpOp op);
  *        petit que le warp. Le matériel n'attend que les threads « non terminés » du masque
  *        (PTX ISA : shfl.sync, vote.sync, bar.warp.sync).
  */
-bool exited(const Block& block, unsigned index);
+bool warp_lane_exited(const Block& block, unsigned index);
 
 // ---- warp_matrix.cpp : opérations matricielles de warp (nvcuda::wmma) ------------------------
 

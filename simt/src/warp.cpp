@@ -29,7 +29,7 @@ const char* warp_op_name(WarpOp op) {
     return "opération de warp";
 }
 
-bool exited(const Block& block, unsigned index) {
+bool warp_lane_exited(const Block& block, unsigned index) {
     return index >= block.threads.size() || block.threads[index].state == State::done;
 }
 
@@ -80,7 +80,7 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
     ThreadSlot* lanes[kWarpSize] = {};
     unsigned present = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if ((request.mask >> lane & 1u) && !exited(block, first + lane)) {
+        if ((request.mask >> lane & 1u) && !warp_lane_exited(block, first + lane)) {
             lanes[lane] = &block.threads[first + lane];
             present |= 1u << lane;
         }
@@ -152,7 +152,7 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
 bool warp_ready(const Block& block, const ThreadSlot& self, const ThreadSlot** discord) {
     const unsigned first = self.linear / kWarpSize * kWarpSize;
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        if (!(self.warp.mask >> lane & 1u) || exited(block, first + lane)) continue;
+        if (!(self.warp.mask >> lane & 1u) || warp_lane_exited(block, first + lane)) continue;
         const ThreadSlot& other = block.threads[first + lane];
         if (other.state != State::at_warp) return false;
         if (!same_operation(other.warp, other.where, self.warp, self.where)) {

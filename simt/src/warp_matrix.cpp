@@ -54,7 +54,7 @@ void complete_matrix(Block& block, unsigned first, const WarpRequest& request) {
     unsigned missing = 0;
     unsigned first_missing = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        if (exited(block, first + lane)) {
+        if (warp_lane_exited(block, first + lane)) {
             if (missing++ == 0) first_missing = lane;
             continue;
         }

@@ -215,7 +215,8 @@ std::vector<T> pack(const std::vector<float>& logical, int rows, int cols, bool 
     std::vector<T> memory(std::size_t(column_major ? cols : rows) * ld, from_float<T>(-99.0f));
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c)
-            memory[column_major ? std::size_t(c) * ld + r : std::size_t(r) * ld + c] = from_float<T>(logical[r * cols + c]);
+            memory[column_major ? std::size_t(c) * ld + r : std::size_t(r) * ld + c] =
+                from_float<T>(logical[r * cols + c]);
     return memory;
 }
 

@@ -195,7 +195,7 @@ class fragment : public __frag_base<T, ::simt::wmma::element_count<Use, m, n, k,
 namespace simt::wmma {
 
 /** @brief Ce que simt sait d'un type de fragment. */
-template <typename F>
+template <typename Frag>
 struct traits;
 /** @brief Rôle, dimensions, types et nombre d'éléments d'un fragment. */
 template <typename Use, int m, int n, int k, typename T, typename Layout>
@@ -210,10 +210,10 @@ struct traits<w::fragment<Use, m, n, k, T, Layout>> {
 };
 
 /** @brief Position dans la tuile de l'élément x[@p i] de la lane @p lane (voir l'en-tête). */
-template <typename F>
+template <typename Frag>
 constexpr int position(unsigned lane, int i) {
-    return static_cast<int>((lane * traits<F>::count + static_cast<unsigned>(i)) %
-                            static_cast<unsigned>(traits<F>::rows * traits<F>::cols));
+    return static_cast<int>((lane * traits<Frag>::count + static_cast<unsigned>(i)) %
+                            static_cast<unsigned>(traits<Frag>::rows * traits<Frag>::cols));
 }
 
 /** @brief Valeur qu'un Tensor Core lit d'un élément d'entrée. */
@@ -240,19 +240,19 @@ inline constexpr const char* kNotUniform =
     "programmation CUDA (« Warp Matrix Functions ») les veut identiques pour tout le warp";
 
 /** @brief Opérandes d'une lane pour load_matrix_sync. */
-template <typename F>
+template <typename Frag>
 struct LoadOperands {
-    F* fragment;                                  ///< fragment à remplir
-    const typename traits<F>::stored* memory;     ///< premier élément de la tuile
+    Frag* fragment;                                  ///< fragment à remplir
+    const typename traits<Frag>::stored* memory;     ///< premier élément de la tuile
     unsigned ldm;                                 ///< pas entre lignes (ou colonnes), en éléments
     bool column_major;                            ///< disposition en mémoire
 };
 
 /** @brief Opérandes d'une lane pour store_matrix_sync. */
-template <typename F>
+template <typename Frag>
 struct StoreOperands {
-    const F* fragment;                      ///< fragment à ranger
-    typename traits<F>::stored* memory;     ///< premier élément de la tuile
+    const Frag* fragment;                      ///< fragment à ranger
+    typename traits<Frag>::stored* memory;     ///< premier élément de la tuile
     unsigned ldm;                           ///< pas entre lignes (ou colonnes), en éléments
     bool column_major;                      ///< disposition en mémoire
 };
@@ -275,31 +275,31 @@ detail::WarpMatrixProblem check_uniform(void* const* operands) {
 }
 
 /** @brief load_matrix_sync pour tout le warp : chaque lane reçoit ses éléments. */
-template <typename F>
+template <typename Frag>
 detail::WarpMatrixProblem load_warp(void* const* operands) {
-    using Operands = LoadOperands<F>;
+    using Operands = LoadOperands<Frag>;
     if (const auto problem = check_uniform<Operands>(operands); problem.problem) return problem;
     for (unsigned lane = 0; lane < 32; ++lane) {
         const Operands& own = *static_cast<const Operands*>(operands[lane]);
-        for (int i = 0; i < traits<F>::count; ++i) {
-            const int p = position<F>(lane, i);
+        for (int i = 0; i < traits<Frag>::count; ++i) {
+            const int p = position<Frag>(lane, i);
             own.fragment->x[i] =
-                own.memory[offset(p / traits<F>::cols, p % traits<F>::cols, own.ldm, own.column_major)];
+                own.memory[offset(p / traits<Frag>::cols, p % traits<Frag>::cols, own.ldm, own.column_major)];
         }
     }
     return {};
 }
 
 /** @brief store_matrix_sync pour tout le warp : chaque élément de la tuile est écrit une fois. */
-template <typename F>
+template <typename Frag>
 detail::WarpMatrixProblem store_warp(void* const* operands) {
-    using Operands = StoreOperands<F>;
+    using Operands = StoreOperands<Frag>;
     if (const auto problem = check_uniform<Operands>(operands); problem.problem) return problem;
     for (unsigned lane = 0; lane < 32; ++lane) {
         const Operands& own = *static_cast<const Operands*>(operands[lane]);
-        for (int i = 0; i < traits<F>::count; ++i) {
-            const int p = position<F>(lane, i);
-            own.memory[offset(p / traits<F>::cols, p % traits<F>::cols, own.ldm, own.column_major)] =
+        for (int i = 0; i < traits<Frag>::count; ++i) {
+            const int p = position<Frag>(lane, i);
+            own.memory[offset(p / traits<Frag>::cols, p % traits<Frag>::cols, own.ldm, own.column_major)] =
                 own.fragment->x[i];
         }
     }
@@ -307,12 +307,12 @@ detail::WarpMatrixProblem store_warp(void* const* operands) {
 }
 
 /** @brief Opérandes d'une lane pour mma_sync : D = A·B + C. */
-template <typename D, typename A, typename B, typename C>
+template <typename FragD, typename FragA, typename FragB, typename FragC>
 struct MmaOperands {
-    D* d;        ///< résultat
-    const A* a;  ///< premier facteur
-    const B* b;  ///< second facteur
-    const C* c;  ///< accumulateur d'entrée
+    FragD* d;        ///< résultat
+    const FragA* a;  ///< premier facteur
+    const FragB* b;  ///< second facteur
+    const FragC* c;  ///< accumulateur d'entrée
 };
 
 /** @brief Les éléments répétés d'une entrée __half diffèrent d'une copie à l'autre. */
@@ -326,16 +326,16 @@ inline constexpr const char* kCopiesDiffer =
  * @brief Rassemble la tuile de @p F que tiennent les 32 lanes (le fragment de la lane l est
  *        rendu par @p fragment_of(l)) et la convertit en float dans @p values.
  */
-template <typename F, typename FragmentOf>
+template <typename Frag, typename FragmentOf>
 detail::WarpMatrixProblem gather(FragmentOf fragment_of, float* values) {
-    using Tr = traits<F>;
+    using Tr = traits<Frag>;
     constexpr int size = Tr::rows * Tr::cols;
     typename Tr::stored raw[size];
     for (unsigned lane = 0; lane < 32; ++lane) {
-        const F& f = fragment_of(lane);
+        const Frag& f = fragment_of(lane);
         for (int i = 0; i < Tr::count; ++i) {
             const unsigned slot = lane * Tr::count + static_cast<unsigned>(i);
-            const int p = position<F>(lane, i);
+            const int p = position<Frag>(lane, i);
             if (slot < unsigned(size)) raw[p] = f.x[i];
             else if (std::memcmp(&raw[p], &f.x[i], sizeof raw[p]) != 0) return {kCopiesDiffer, lane};
         }
@@ -348,33 +348,34 @@ detail::WarpMatrixProblem gather(FragmentOf fragment_of, float* values) {
 }
 
 /** @brief mma_sync pour tout le warp : rassemble A, B et C, calcule D, le répartit. */
-template <typename D, typename A, typename B, typename C>
+template <typename FragD, typename FragA, typename FragB, typename FragC>
 detail::WarpMatrixProblem mma_warp(void* const* operands) {
-    using Operands = MmaOperands<D, A, B, C>;
-    constexpr int M = traits<C>::rows, N = traits<C>::cols, K = traits<A>::cols;
+    using Operands = MmaOperands<FragD, FragA, FragB, FragC>;
+    constexpr int kRows = traits<FragC>::rows, kCols = traits<FragC>::cols, kDepth = traits<FragA>::cols;
     const auto lane_operands = [operands](unsigned lane) -> const Operands& {
         return *static_cast<const Operands*>(operands[lane]);
     };
-    float a[M * K], b[K * N], c[M * N];
-    if (auto problem = gather<A>([&](unsigned l) -> const A& { return *lane_operands(l).a; }, a);
+    float a[kRows * kDepth], b[kDepth * kCols], c[kRows * kCols];
+    if (auto problem = gather<FragA>([&](unsigned l) -> const FragA& { return *lane_operands(l).a; }, a);
         problem.problem)
         return problem;
-    if (auto problem = gather<B>([&](unsigned l) -> const B& { return *lane_operands(l).b; }, b);
+    if (auto problem = gather<FragB>([&](unsigned l) -> const FragB& { return *lane_operands(l).b; }, b);
         problem.problem)
         return problem;
-    gather<C>([&](unsigned l) -> const C& { return *lane_operands(l).c; }, c);
+    gather<FragC>([&](unsigned l) -> const FragC& { return *lane_operands(l).c; }, c);
 
     // Produits exacts (une fma n'arrondit qu'après l'addition), somme en float dans l'ordre
     // de k croissant : voir « Arrondis » en tête du fichier.
-    float d[M * N];
-    for (int row = 0; row < M; ++row)
-        for (int col = 0; col < N; ++col) {
-            float sum = c[row * N + col];
-            for (int kk = 0; kk < K; ++kk) sum = std::fma(a[row * K + kk], b[kk * N + col], sum);
-            d[row * N + col] = sum;
+    float d[kRows * kCols];
+    for (int row = 0; row < kRows; ++row)
+        for (int col = 0; col < kCols; ++col) {
+            float sum = c[row * kCols + col];
+            for (int kk = 0; kk < kDepth; ++kk) sum = std::fma(a[row * kDepth + kk], b[kk * kCols + col], sum);
+            d[row * kCols + col] = sum;
         }
     for (unsigned lane = 0; lane < 32; ++lane)
-        for (int i = 0; i < traits<D>::count; ++i) output_value(lane_operands(lane).d->x[i], d[position<D>(lane, i)]);
+        for (int i = 0; i < traits<FragD>::count; ++i)
+            output_value(lane_operands(lane).d->x[i], d[position<FragD>(lane, i)]);
     return {};
 }
 
@@ -406,11 +407,11 @@ template <typename Use, int m, int n, int k, typename T, typename Layout>
 inline void load_matrix_sync(fragment<Use, m, n, k, T, Layout>& a,
                              const typename ::simt::wmma::storage<T>::type* mptr, unsigned ldm,
                              const std::source_location& where = std::source_location::current()) {
-    using F = fragment<Use, m, n, k, T, Layout>;
+    using Frag = fragment<Use, m, n, k, T, Layout>;
     namespace d = ::simt::detail;
     d::check_matrix_memory(d::WarpOp::matrix_load, mptr, ldm, sizeof *mptr, where);
-    ::simt::wmma::LoadOperands<F> operands{&a, mptr, ldm, ::simt::wmma::traits<F>::column_major};
-    d::warp_matrix(d::WarpOp::matrix_load, &::simt::wmma::load_warp<F>, &operands, where);
+    ::simt::wmma::LoadOperands<Frag> operands{&a, mptr, ldm, ::simt::wmma::traits<Frag>::column_major};
+    d::warp_matrix(d::WarpOp::matrix_load, &::simt::wmma::load_warp<Frag>, &operands, where);
 }
 
 /** @brief Charge un accumulateur depuis @p mptr, disposé selon @p layout. Collective. */
@@ -418,11 +419,11 @@ template <int m, int n, int k, typename T>
 inline void load_matrix_sync(fragment<accumulator, m, n, k, T>& a, const std::type_identity_t<T>* mptr,
                              unsigned ldm, layout_t layout,
                              const std::source_location& where = std::source_location::current()) {
-    using F = fragment<accumulator, m, n, k, T>;
+    using Frag = fragment<accumulator, m, n, k, T>;
     namespace d = ::simt::detail;
     d::check_matrix_memory(d::WarpOp::matrix_load, mptr, ldm, sizeof *mptr, where);
-    ::simt::wmma::LoadOperands<F> operands{&a, mptr, ldm, layout == mem_col_major};
-    d::warp_matrix(d::WarpOp::matrix_load, &::simt::wmma::load_warp<F>, &operands, where);
+    ::simt::wmma::LoadOperands<Frag> operands{&a, mptr, ldm, layout == mem_col_major};
+    d::warp_matrix(d::WarpOp::matrix_load, &::simt::wmma::load_warp<Frag>, &operands, where);
 }
 
 /** @brief Range un accumulateur à @p mptr, disposé selon @p layout. Collective. */
@@ -430,11 +431,11 @@ template <int m, int n, int k, typename T>
 inline void store_matrix_sync(std::type_identity_t<T>* mptr, const fragment<accumulator, m, n, k, T>& a,
                               unsigned ldm, layout_t layout,
                               const std::source_location& where = std::source_location::current()) {
-    using F = fragment<accumulator, m, n, k, T>;
+    using Frag = fragment<accumulator, m, n, k, T>;
     namespace d = ::simt::detail;
     d::check_matrix_memory(d::WarpOp::matrix_store, mptr, ldm, sizeof *mptr, where);
-    ::simt::wmma::StoreOperands<F> operands{&a, mptr, ldm, layout == mem_col_major};
-    d::warp_matrix(d::WarpOp::matrix_store, &::simt::wmma::store_warp<F>, &operands, where);
+    ::simt::wmma::StoreOperands<Frag> operands{&a, mptr, ldm, layout == mem_col_major};
+    d::warp_matrix(d::WarpOp::matrix_store, &::simt::wmma::store_warp<Frag>, &operands, where);
 }
 
 /** @brief D = A·B + C pour tout le warp (voir « Arrondis » en tête du fichier). Collective. */
@@ -444,12 +445,12 @@ inline void mma_sync(fragment<accumulator, m, n, k, DType>& d, const fragment<ma
                      const fragment<matrix_b, m, n, k, Input, LayoutB>& b,
                      const fragment<accumulator, m, n, k, CType>& c,
                      const std::source_location& where = std::source_location::current()) {
-    using D = fragment<accumulator, m, n, k, DType>;
-    using A = fragment<matrix_a, m, n, k, Input, LayoutA>;
-    using B = fragment<matrix_b, m, n, k, Input, LayoutB>;
-    using C = fragment<accumulator, m, n, k, CType>;
-    ::simt::wmma::MmaOperands<D, A, B, C> operands{&d, &a, &b, &c};
-    ::simt::detail::warp_matrix(::simt::detail::WarpOp::matrix_mma, &::simt::wmma::mma_warp<D, A, B, C>,
+    using FragD = fragment<accumulator, m, n, k, DType>;
+    using FragA = fragment<matrix_a, m, n, k, Input, LayoutA>;
+    using FragB = fragment<matrix_b, m, n, k, Input, LayoutB>;
+    using FragC = fragment<accumulator, m, n, k, CType>;
+    ::simt::wmma::MmaOperands<FragD, FragA, FragB, FragC> operands{&d, &a, &b, &c};
+    ::simt::detail::warp_matrix(::simt::detail::WarpOp::matrix_mma, &::simt::wmma::mma_warp<FragD, FragA, FragB, FragC>,
                                 &operands, where);
 }
 
