@@ -9,6 +9,8 @@
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 set(SIMT_REWRITER ${PROJECT_SOURCE_DIR}/simt/rewrite/simt_rewrite.py)
 set(SIMT_SOURCE_ROOT ${PROJECT_BINARY_DIR}/simt-src)
+# Le paquet de traduction du PTX en ligne fait partie du réécrivain.
+file(GLOB SIMT_REWRITER_PTX CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/simt/rewrite/ptx/*.py)
 
 function(simt_rewritten_sources out_var)
   set(outputs "")
@@ -18,7 +20,7 @@ function(simt_rewritten_sources out_var)
     set(output ${SIMT_SOURCE_ROOT}/${relative})
     add_custom_command(OUTPUT ${output}
       COMMAND ${Python3_EXECUTABLE} ${SIMT_REWRITER} ${absolute} ${output}
-      DEPENDS ${absolute} ${SIMT_REWRITER}
+      DEPENDS ${absolute} ${SIMT_REWRITER} ${SIMT_REWRITER_PTX}
       COMMENT "simt : réécriture de ${relative}" VERBATIM)
     if(output MATCHES "\\.cu$")
       set_source_files_properties(${output} PROPERTIES LANGUAGE CXX)

@@ -13,8 +13,10 @@ ordinaires vers simt, au moment de la construction :
   devient ``::simt::launch_cooperative(noyau, grille, bloc, args)`` (la conversion
   ``(void*)noyau`` de sa forme usuelle devient ``SIMT_KERNEL(noyau)``, qui rend le type), et
   ``cudaLaunchKernelEx(&config, noyau, args...)`` devient ``::simt::launch_kernel_ex(…)`` ;
-- les fonctionnalités que le processeur n'émule pas (assembleur PTX, Tensor Cores,
-  TMA, clusters) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
+- ``asm volatile("…" : sorties : entrées)`` dont toutes les instructions PTX sont connues
+  devient du C++ qui appelle ``::simt::ptx`` (paquet ``ptx/``, sur les mêmes lignes) ;
+- les fonctionnalités que le processeur n'émule pas (instruction PTX inconnue, Tensor Cores
+  par WMMA, TMA, clusters) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
 
 Tout le reste est recopié octet pour octet. La sortie garde exactement les numéros
 de ligne de l'original : une directive ``#line 1`` en tête renvoie les erreurs de g++
@@ -33,6 +35,9 @@ import re
 import sys
 from pathlib import Path
 from typing import NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import ptx  # noqa: E402  (simt/rewrite/ptx : traduction du PTX en ligne)
 
 SOURCE_SUFFIXES = {".cu", ".cuh", ".h", ".hpp", ".cpp"}
 
@@ -520,9 +525,9 @@ class Unsupported(NamedTuple):
 
 GPU_ONLY_ADVICE = "cet exemple est réservé au GPU (BACKENDS gpu)."
 
+# L'assembleur en ligne (asm) n'est pas dans cette liste : le paquet ptx/ le traduit, et
+# refuse avec FICHIER:LIGNE chaque instruction PTX qu'il ne connaît pas.
 UNSUPPORTED = [
-    Unsupported(re.compile(r"\b(?:asm|__asm__|__asm)\b"), False,
-                "l'assembleur en ligne (PTX)", False),
     Unsupported(re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]cuda/ptx[>\"]", re.M), True,
                 "l'en-tête <cuda/ptx> (instructions PTX)", False),
     Unsupported(re.compile(r"cp\.async\.bulk|\bmemcpy_async_tx\b|\b(?:cuTensorMap|CUtensorMap)\w*"), True,
@@ -607,16 +612,19 @@ def rewrite_source(text: str, path: str) -> tuple[str, list[str]]:
     Le texte n'est utilisable que si la liste des diagnostics est vide.
     """
     code, code_and_strings = mask_source(text)
+    asm, refused = ptx.asm_edits(text, code, hidden_from_emulator(code),
+                                 lambda pos: at_namespace_scope(code, pos))
+    found = [(line_of(text, pos), message) for pos, message in unsupported_features(code, code_and_strings)]
     diagnostics = []
     seen = set()
-    for pos, message in unsupported_features(code, code_and_strings):
-        diagnostic = f"{path}:{line_of(text, pos)}: simt : {message}"
+    for line, message in sorted(found + refused, key=lambda item: item[0]):
+        diagnostic = f"{path}:{line}: simt : {message}"
         if diagnostic not in seen:  # une fois par ligne et par fonctionnalité
             seen.add(diagnostic)
             diagnostics.append(diagnostic)
     try:
         edits = sorted(launch_edits(text, code) + dynamic_shared_edits(code)
-                       + cooperative_launch_edits(text, code))
+                       + cooperative_launch_edits(text, code) + [Edit(*edit) for edit in asm])
     except RewriteError as error:
         diagnostics.append(f"{path}:{line_of(text, error.pos)}: simt : {error}")
         edits = []

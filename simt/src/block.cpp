@@ -10,6 +10,7 @@
 #include "simt/builtins.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <random>
 #include <thread>
@@ -44,9 +45,13 @@ std::vector<unsigned> pass_order(const Block& block) {
 
 }  // namespace
 
-void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared) {
+void run_block(Launch& launch, unsigned linear_block) {
     const dim3 grid = launch.shape.grid;
     const dim3 shape = launch.shape.block;
+    // La mémoire dynamique est dans le TLS de ce thread du système, comme les __shared__
+    // statiques : les adresses partagées de 32 bits en sont des décalages (shared_window.cpp).
+    std::byte* dynamic_shared = dynamic_shared_window();
+    std::memset(dynamic_shared, 0xcd, std::min(launch.shape.dynamic_shared_bytes, kSharedWindowBytes));  // indéfini, comme sur GPU
     Block block{&launch, {linear_block % grid.x, linear_block / grid.x % grid.y,
                           linear_block / (grid.x * grid.y)}, {}, dynamic_shared, false, 0};
     blockIdx = block.index;

@@ -42,7 +42,7 @@ std::string state_text(const ThreadSlot& slot) {
         case State::at_barrier: return "attend __syncthreads (" + location(slot.where) + ")";
         case State::at_grid: return "attend grid.sync() (" + location(slot.where) + ")";
         case State::at_warp:
-            return std::string("attend ") + warp_op_name(slot.warp.op) + " (" + location(slot.where) + ")";
+            return std::string("attend ") + warp_request_name(slot.warp) + " (" + location(slot.where) + ")";
         case State::ready: return "s'exécute";
     }
     return "";

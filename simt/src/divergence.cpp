@@ -25,7 +25,7 @@ void report_missing_lanes(Block& block, const ThreadSlot& waiting) {
             missing += " lane " + std::to_string(lane) + " " + state_text(other) + ";";
     }
     fail(block, waiting,
-         std::string(warp_op_name(waiting.warp.op)) + " (" + location(waiting.where) +
+         std::string(warp_request_name(waiting.warp)) + " (" + location(waiting.where) +
              ") : le masque " + mask_text(waiting.warp.mask) +
              " ne correspond pas aux lanes qui participent :" + missing);
 }

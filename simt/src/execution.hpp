@@ -25,6 +25,11 @@ namespace simt::detail {
 
 inline constexpr unsigned kWarpSize = 32;
 
+/** @brief Taille de la mémoire partagée dynamique d'un thread du système : 227 Kio, le plafond de Hopper. */
+inline constexpr std::size_t kSharedWindowBytes = 227 * 1024;
+/** @brief Alignement de cette mémoire : celui qu'exige le swizzle de 128 octets. */
+inline constexpr std::size_t kSharedWindowAlignment = 1024;
+
 /** @brief Levée dans une fibre pour la dérouler quand le noyau est interrompu. */
 struct KernelAbort {};
 
@@ -40,6 +45,9 @@ struct WarpRequest {
     int width = 32;
     unsigned char value[16]{};
     unsigned char result[16]{};
+    const char* name = nullptr;        // WarpOp::exchange : l'instruction
+    WarpExchange exchange = nullptr;   // WarpOp::exchange : le calcul
+    void* data = nullptr;              // WarpOp::exchange : opérandes et résultats de la lane
 };
 
 /** @brief Une copie cp.async en attente. */
@@ -131,8 +139,16 @@ extern thread_local constinit ThreadSlot* current_thread;
 
 // ---- block.cpp : ordonnancement des threads d'un bloc -------------------------------------
 
-/** @brief Exécute le bloc @p linear_block de @p launch jusqu'au bout, ou jusqu'à une faute. */
-void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared);
+/**
+ * @brief Exécute le bloc @p linear_block de @p launch jusqu'au bout, ou jusqu'à une faute, avec
+ *        pour mémoire partagée dynamique celle du thread du système appelant (dynamic_shared_window).
+ */
+void run_block(Launch& launch, unsigned linear_block);
+
+// ---- shared_window.cpp : mémoire partagée dynamique et adresses partagées ------------------
+
+/** @brief La mémoire partagée dynamique du thread du système appelant (kSharedWindowBytes octets). */
+std::byte* dynamic_shared_window();
 
 // ---- fiber.cpp : les threads CUDA en fibres --------------------------------------------------
 
@@ -165,25 +181,8 @@ bool release_barrier(Block& block);
 
 const char* warp_op_name(WarpOp op);
 
-/**
- * @brief Une lane qui ne viendra jamais : terminée (`return`), ou absente d'un bloc plus
- *        petit que le warp. Le matériel n'attend que les threads « non terminés » du masque
- *        (PTX ISA : shfl.sync, vote.sync, bar.warp.sync).
- */
-bool warp_lane_exited(const Block& block, unsigned index);
-
-// ---- warp_matrix.cpp : opérations matricielles de warp (nvcuda::wmma) ------------------------
-
-/** @brief L'opération est-elle une opération matricielle (WMMA), qu'attend tout le warp ? */
-inline bool is_matrix_op(WarpOp op) {
-    return op == WarpOp::matrix_load || op == WarpOp::matrix_store || op == WarpOp::matrix_mma;
-}
-
-/**
- * @brief Toutes les lanes non terminées du warp attendent l'opération matricielle @p request :
- *        si les 32 y sont, fait le calcul et les libère ; sinon, faute qui nomme les absentes.
- */
-void complete_matrix(Block& block, unsigned first, const WarpRequest& request);
+/** @brief Nom de l'opération qu'attend une lane (celui de l'instruction pour WarpOp::exchange). */
+const char* warp_request_name(const WarpRequest& request);
 
 /**
  * @brief Plus aucune fibre n'est prête : termine les opérations de warp dont les lanes

@@ -58,6 +58,11 @@ cudaError_t validate(const void* kernel, const LaunchShape& shape, std::string& 
               std::to_string(dynamic_shared_limit(kernel)) + ", voir cudaFuncSetAttribute)";
         return cudaErrorInvalidValue;
     }
+    if (shape.dynamic_shared_bytes > kSharedWindowBytes) {  // un périphérique émulé plus généreux que Hopper
+        why = std::to_string(shape.dynamic_shared_bytes) + " octets de mémoire partagée dynamique, au-delà des " +
+              std::to_string(kSharedWindowBytes) + " que simt réserve par bloc";
+        return cudaErrorInvalidValue;
+    }
     if (shape.cooperative && 1ull * g.x * g.y * g.z > resident_blocks(kernel, shape)) {
         why = "lancement coopératif de " + std::to_string(1ull * g.x * g.y * g.z) +
               " blocs, plus que les " + std::to_string(resident_blocks(kernel, shape)) +
@@ -87,20 +92,16 @@ void run_grid(const char* name, const LaunchShape& shape, unsigned resident_bloc
     std::vector<std::thread> threads;
     threads.reserve(workers);
     for (unsigned w = 0; w < workers; ++w) {
-        threads.emplace_back([&launch, &shape, &finished, replayed] {
-            const std::size_t bytes = std::max<std::size_t>(shape.dynamic_shared_bytes, 1);
-            auto* shared = static_cast<std::byte*>(::operator new(bytes, std::align_val_t{128}));
+        threads.emplace_back([&launch, &finished, replayed] {
             for (unsigned block; (block = launch.next_block.fetch_add(1)) < launch.block_count &&
                                  !launch.aborted;) {
-                std::memset(shared, 0xcd, bytes);  // contenu indéfini, comme sur GPU
                 if (replayed)
-                    std::thread([&] { run_block(launch, block, shared); }).join();
+                    std::thread([&] { run_block(launch, block); }).join();
                 else
-                    run_block(launch, block, shared);
+                    run_block(launch, block);
                 launch.finished_blocks.fetch_add(1);
                 launch.progress.fetch_add(1, std::memory_order_relaxed);
             }
-            ::operator delete(shared, std::align_val_t{128});
             finished.fetch_add(1);
         });
     }

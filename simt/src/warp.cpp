@@ -22,15 +22,13 @@ const char* warp_op_name(WarpOp op) {
         case WarpOp::all: return "__all_sync";
         case WarpOp::any: return "__any_sync";
         case WarpOp::sync: return "__syncwarp";
-        case WarpOp::matrix_load: return "wmma::load_matrix_sync";
-        case WarpOp::matrix_store: return "wmma::store_matrix_sync";
-        case WarpOp::matrix_mma: return "wmma::mma_sync";
+        case WarpOp::exchange: return "opération collective de warp";
     }
     return "opération de warp";
 }
 
-bool warp_lane_exited(const Block& block, unsigned index) {
-    return index >= block.threads.size() || block.threads[index].state == State::done;
+const char* warp_request_name(const WarpRequest& request) {
+    return request.op == WarpOp::exchange && request.name != nullptr ? request.name : warp_op_name(request.op);
 }
 
 namespace {
@@ -58,6 +56,15 @@ int shuffle_source(const WarpRequest& request, unsigned lane) {
 }
 
 /**
+ * @brief Une lane du masque qui ne viendra jamais : terminée (`return`), ou absente d'un bloc
+ *        plus petit que le warp. Le matériel n'attend que les threads « non terminés » du
+ *        masque (PTX ISA : shfl.sync, vote.sync, bar.warp.sync).
+ */
+bool exited(const Block& block, unsigned index) {
+    return index >= block.threads.size() || block.threads[index].state == State::done;
+}
+
+/**
  * @brief Deux lanes font-elles la même opération de warp ? Même opération, même masque ; pour
  *        les shuffles et les votes, la même ligne aussi (le guide de programmation exige « la
  *        même intrinsèque »). __syncwarp fait exception : depuis sm_70, des threads divergents
@@ -65,25 +72,57 @@ int shuffle_source(const WarpRequest& request, unsigned lane) {
  */
 bool same_operation(const WarpRequest& a, const std::source_location& a_where, const WarpRequest& b,
                     const std::source_location& b_where) {
-    if (a.op != b.op || a.mask != b.mask) return false;
+    if (a.op != b.op || a.mask != b.mask || a.exchange != b.exchange) return false;
     return a.op == WarpOp::sync ||
            (a_where.line() == b_where.line() &&
             std::strcmp(a_where.file_name(), b_where.file_name()) == 0);
 }
 
-/** @brief Calcule les résultats quand toutes les lanes non terminées du masque sont arrivées. */
-void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
-    if (is_matrix_op(request.op)) {
-        complete_matrix(block, first, request);
+/**
+ * @brief Termine une opération `.sync.aligned` (WarpOp::exchange) : les 32 lanes doivent y
+ *        être, le PTX ISA exigeant que tous les threads du warp exécutent la même instruction.
+ */
+void complete_exchange(Block& block, unsigned first, ThreadSlot* const lanes[kWarpSize], unsigned present,
+                       const WarpRequest& request) {
+    if (present != 0xffffffffu) {
+        unsigned missing = 0;
+        while (present >> missing & 1u) ++missing;
+        ThreadSlot* witness = nullptr;
+        for (unsigned lane = 0; lane < kWarpSize && witness == nullptr; ++lane) witness = lanes[lane];
+        const std::string why = first + missing >= block.threads.size()
+                                    ? "n'existe pas (bloc de " + std::to_string(block.threads.size()) + " threads)"
+                                    : "a terminé sans l'atteindre";
+        fail(block, *witness,
+             std::string(warp_request_name(request)) + " (" + location(witness->where) +
+                 ") doit être exécutée par les 32 lanes du warp (.sync.aligned) ; la lane " +
+                 std::to_string(missing) + " " + why);
         return;
     }
+    void* data[kWarpSize];
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) data[lane] = lanes[lane]->warp.data;
+    unsigned faulty = 0;
+    if (const std::string problem = request.exchange(data, faulty); !problem.empty()) {
+        ThreadSlot& slot = *lanes[faulty % kWarpSize];
+        fail(block, slot, std::string(warp_request_name(request)) + " (" + location(slot.where) + ") : " + problem);
+        return;
+    }
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) lanes[lane]->state = State::ready;
+}
+
+/** @brief Calcule les résultats quand toutes les lanes non terminées du masque sont arrivées. */
+void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
     ThreadSlot* lanes[kWarpSize] = {};
     unsigned present = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if ((request.mask >> lane & 1u) && !warp_lane_exited(block, first + lane)) {
+        if ((request.mask >> lane & 1u) && !exited(block, first + lane)) {
             lanes[lane] = &block.threads[first + lane];
             present |= 1u << lane;
         }
+
+    if (request.op == WarpOp::exchange) {
+        complete_exchange(block, first, lanes, present, request);
+        return;
+    }
 
     unsigned ballot = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
@@ -152,7 +191,7 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
 bool warp_ready(const Block& block, const ThreadSlot& self, const ThreadSlot** discord) {
     const unsigned first = self.linear / kWarpSize * kWarpSize;
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        if (!(self.warp.mask >> lane & 1u) || warp_lane_exited(block, first + lane)) continue;
+        if (!(self.warp.mask >> lane & 1u) || exited(block, first + lane)) continue;
         const ThreadSlot& other = block.threads[first + lane];
         if (other.state != State::at_warp) return false;
         if (!same_operation(other.warp, other.where, self.warp, self.where)) {
@@ -164,9 +203,9 @@ bool warp_ready(const Block& block, const ThreadSlot& self, const ThreadSlot** d
 }
 
 [[noreturn]] void discordant(const ThreadSlot& self, const ThreadSlot& other) {
-    fail_current(std::string("opérations de warp discordantes : ") + warp_op_name(self.warp.op) +
+    fail_current(std::string("opérations de warp discordantes : ") + warp_request_name(self.warp) +
                  " masque " + mask_text(self.warp.mask) + " (" + location(self.where) + ") contre " +
-                 warp_op_name(other.warp.op) + " masque " + mask_text(other.warp.mask) + " (" +
+                 warp_request_name(other.warp) + " masque " + mask_text(other.warp.mask) + " (" +
                  location(other.where) + ") à la lane " + std::to_string(other.linear % kWarpSize));
 }
 
@@ -209,12 +248,31 @@ void warp_collective(WarpOp op, unsigned mask, const void* value, void* result, 
     request.size = size;
     request.parameter = parameter;
     request.width = width;
+    request.name = nullptr;
+    request.exchange = nullptr;
+    request.data = nullptr;
     std::memcpy(request.value, value, size);
     self.state = State::at_warp;
     try_complete_warp(*current_block, self);
     if (self.state == State::at_warp) suspend(self);
     if (current_block->aborted) throw KernelAbort{};
     std::memcpy(result, request.result, size);
+}
+
+void warp_exchange(const char* name, WarpExchange complete, void* lane_data, const std::source_location& where) {
+    ThreadSlot& self = *current_thread;
+    self.where = where;
+    WarpRequest& request = self.warp;
+    request.op = WarpOp::exchange;
+    request.mask = 0xffffffffu;
+    request.size = 0;
+    request.name = name;
+    request.exchange = complete;
+    request.data = lane_data;
+    self.state = State::at_warp;
+    try_complete_warp(*current_block, self);
+    if (self.state == State::at_warp) suspend(self);
+    if (current_block->aborted) throw KernelAbort{};
 }
 
 unsigned lane_id() { return current_thread->linear % kWarpSize; }

@@ -506,7 +506,7 @@ TEST_F(WmmaMisuse, LaneThatReturnsBeforeMmaSync) {
     EXPECT_THAT(simt::last_diagnostic(),
                 AllOf(HasSubstr("noyau wmma_tests::lane_returns_before_mma, bloc (0, 0, 0), thread ("),
                       HasSubstr("wmma::mma_sync (" + line_of(wmma_tests::kMmaAfterReturnLine) + ")"),
-                      HasSubstr("les 32 lanes du warp doivent y arriver"),
+                      HasSubstr("doit être exécutée par les 32 lanes du warp"),
                       HasSubstr("la lane 5 a terminé sans l'atteindre")));
 }
 
@@ -516,7 +516,7 @@ TEST_F(WmmaMisuse, WarpWithMissingLanes) {
     EXPECT_THAT(simt::last_diagnostic(),
                 AllOf(HasSubstr("noyau wmma_tests::partial_warp, bloc (0, 0, 0), thread (32, 0, 0)"),
                       HasSubstr("wmma::store_matrix_sync (" + line_of(wmma_tests::kPartialWarpLine) + ")"),
-                      HasSubstr("or 16 n'y viendront pas"),
+                      HasSubstr("doit être exécutée par les 32 lanes du warp"),
                       HasSubstr("la lane 16 n'existe pas (bloc de 48 threads")));
 }
 

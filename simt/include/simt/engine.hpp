@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <functional>
 #include <source_location>
+#include <string>
 
 namespace simt {
 
@@ -27,14 +28,16 @@ namespace detail {
 /** @brief Variantes de __syncthreads. */
 enum class BarrierKind { sync, count, all, any };
 
+/** @brief Opérations collectives d'un warp. */
+enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync, exchange };
+
 /**
- * @brief Opérations collectives d'un warp. Les trois dernières sont celles de l'API WMMA
- *        (simt/wmma.hpp) : tout le warp doit y venir (voir warp_matrix).
+ * @brief Calcul d'une opération collective de warp à opérandes quelconques (mma.sync,
+ *        ldmatrix…) : reçoit, pour chacune des 32 lanes, le pointeur qu'elle a déposé
+ *        (opérandes et résultats sur sa pile, valides pendant l'attente).
+ * @return vide si tout va bien, sinon le problème, en français ; @p faulty_lane nomme alors la lane fautive.
  */
-enum class WarpOp {
-    shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync,
-    matrix_load, matrix_store, matrix_mma
-};
+using WarpExchange = std::string (*)(void* const lanes[32], unsigned& faulty_lane);
 
 /** @brief Barrière de bloc ; renvoie le résultat de la réduction du prédicat (count/and/or). */
 int block_barrier(BarrierKind kind, int predicate, const std::source_location& where);
@@ -47,33 +50,19 @@ void warp_collective(WarpOp op, unsigned mask, const void* value, void* result, 
                      int parameter, int width, const std::source_location& where);
 
 /**
- * @brief Ce que rend le calcul d'une opération matricielle de warp : nul si tout va bien,
- *        sinon le problème (en français) et la lane qui le montre.
+ * @brief Opération collective de tout le warp (`.sync.aligned` du PTX) : chaque lane dépose
+ *        @p lane_data et s'arrête ; quand les 32 lanes sont là, la dernière arrivée appelle
+ *        @p complete. Une lane terminée ou absente (bloc plus petit que le warp) est une faute.
+ * @param name nom de l'instruction, pour les diagnostics (chaîne statique)
  */
-struct WarpMatrixProblem {
-    const char* problem = nullptr;  ///< texte du problème, nul si aucun
-    unsigned lane = 0;              ///< lane fautive
-};
+void warp_exchange(const char* name, WarpExchange complete, void* lane_data, const std::source_location& where);
 
 /**
- * @brief Calcul d'une opération matricielle de warp : reçoit les opérandes des 32 lanes,
- *        rangés par lane, et fait le travail de tout le warp d'un coup.
- */
-using WarpMatrixCompute = WarpMatrixProblem (*)(void* const* operands);
-
-/**
- * @brief Opération matricielle de warp (nvcuda::wmma) : les 32 lanes du warp doivent y
- *        arriver, à la même ligne ; la dernière arrivée appelle @p compute avec les
- *        @p operands de chaque lane. Une lane terminée ou absente est une faute.
- */
-void warp_matrix(WarpOp op, WarpMatrixCompute compute, void* operands, const std::source_location& where);
-
-/**
- * @brief Vérifie une matrice en mémoire passée à load_matrix_sync ou store_matrix_sync :
- *        pointeur non nul, aligné sur 32 octets, et pas @p ldm (en éléments de
+ * @brief Vérifie une matrice en mémoire passée à wmma::load_matrix_sync ou store_matrix_sync
+ *        (@p function) : pointeur non nul, aligné sur 32 octets, et pas @p ldm (en éléments de
  *        @p element_size octets) multiple de 16 octets ; sinon, arrête le noyau.
  */
-void check_matrix_memory(WarpOp op, const void* pointer, unsigned ldm, std::size_t element_size,
+void check_matrix_memory(const char* function, const void* pointer, unsigned ldm, std::size_t element_size,
                          const std::source_location& where);
 
 /** @brief Synchronisation de toute la grille (groupes coopératifs). */

@@ -33,3 +33,4 @@
 #include "simt/device_functions.hpp"
 #include "simt/launch.hpp"
 #include "simt/runtime_overloads.hpp"
+#include "simt/ptx.hpp"

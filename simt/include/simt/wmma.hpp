@@ -39,6 +39,7 @@
 #pragma once
 
 #include "simt/engine.hpp"
+#include "simt/ptx/base.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -48,6 +49,7 @@
 #include <cstdint>
 #include <cstring>
 #include <source_location>
+#include <string>
 #include <type_traits>
 
 namespace nvcuda::wmma {
@@ -78,12 +80,7 @@ enum layout_t {
  * @brief Arrondit @p in à la précision tf32 (10 bits de mantisse), au plus près, les
  *        égalités loin de zéro, comme cvt.rna.tf32.f32 ; les 13 bits bas du résultat sont nuls.
  */
-inline float __float_to_tf32(float in) {
-    const std::uint32_t bits = std::bit_cast<std::uint32_t>(in);
-    if (std::isnan(in)) return std::bit_cast<float>((bits & 0xffffe000u) | 0x00400000u);  // NaN calme
-    if (std::isinf(in)) return in;
-    return std::bit_cast<float>((bits + 0x1000u) & 0xffffe000u);
-}
+inline float __float_to_tf32(float in) { return std::bit_cast<float>(::simt::ptx::f32_to_tf32_rna(in)); }
 
 /**
  * @brief Base de tout fragment, comme dans le toolkit : @p size éléments de type @p T par
@@ -234,6 +231,11 @@ inline void output_value(float& destination, float v) { destination = v; }
 /** @brief Écrit une somme float dans un accumulateur __half (arrondi au plus près). */
 inline void output_value(__half& destination, float v) { destination = __float2half_rn(v); }
 
+/** @brief Noms des fonctions collectives, pour les diagnostics. */
+inline constexpr const char* kLoad = "wmma::load_matrix_sync";
+inline constexpr const char* kStore = "wmma::store_matrix_sync";  ///< idem
+inline constexpr const char* kMma = "wmma::mma_sync";             ///< idem
+
 /** @brief Une lane a déposé des arguments de warp différents de ceux de la lane 0. */
 inline constexpr const char* kNotUniform =
     "l'adresse, ldm ou la disposition diffèrent de ceux de la lane 0, alors que le guide de "
@@ -262,23 +264,28 @@ inline std::size_t offset(int row, int col, unsigned ldm, bool column_major) {
     return column_major ? std::size_t(col) * ldm + std::size_t(row) : std::size_t(row) * ldm + std::size_t(col);
 }
 
-/** @brief Mêmes adresse, ldm et disposition dans toutes les lanes ? Sinon, la première qui diffère. */
+/**
+ * @brief Mêmes adresse, ldm et disposition dans toutes les lanes ? Sinon, le problème, et la
+ *        première lane qui diffère dans @p faulty.
+ */
 template <typename Operands>
-detail::WarpMatrixProblem check_uniform(void* const* operands) {
+const char* check_uniform(void* const* operands, unsigned& faulty) {
     const auto& first = *static_cast<const Operands*>(operands[0]);
     for (unsigned lane = 1; lane < 32; ++lane) {
         const auto& own = *static_cast<const Operands*>(operands[lane]);
-        if (own.memory != first.memory || own.ldm != first.ldm || own.column_major != first.column_major)
-            return {kNotUniform, lane};
+        if (own.memory != first.memory || own.ldm != first.ldm || own.column_major != first.column_major) {
+            faulty = lane;
+            return kNotUniform;
+        }
     }
-    return {};
+    return nullptr;
 }
 
 /** @brief load_matrix_sync pour tout le warp : chaque lane reçoit ses éléments. */
 template <typename Frag>
-detail::WarpMatrixProblem load_warp(void* const* operands) {
+std::string load_warp(void* const* operands, unsigned& faulty) {
     using Operands = LoadOperands<Frag>;
-    if (const auto problem = check_uniform<Operands>(operands); problem.problem) return problem;
+    if (const char* problem = check_uniform<Operands>(operands, faulty)) return problem;
     for (unsigned lane = 0; lane < 32; ++lane) {
         const Operands& own = *static_cast<const Operands*>(operands[lane]);
         for (int i = 0; i < traits<Frag>::count; ++i) {
@@ -292,9 +299,9 @@ detail::WarpMatrixProblem load_warp(void* const* operands) {
 
 /** @brief store_matrix_sync pour tout le warp : chaque élément de la tuile est écrit une fois. */
 template <typename Frag>
-detail::WarpMatrixProblem store_warp(void* const* operands) {
+std::string store_warp(void* const* operands, unsigned& faulty) {
     using Operands = StoreOperands<Frag>;
-    if (const auto problem = check_uniform<Operands>(operands); problem.problem) return problem;
+    if (const char* problem = check_uniform<Operands>(operands, faulty)) return problem;
     for (unsigned lane = 0; lane < 32; ++lane) {
         const Operands& own = *static_cast<const Operands*>(operands[lane]);
         for (int i = 0; i < traits<Frag>::count; ++i) {
@@ -323,11 +330,12 @@ inline constexpr const char* kCopiesDiffer =
     "ne spécifie pas";
 
 /**
- * @brief Rassemble la tuile de @p F que tiennent les 32 lanes (le fragment de la lane l est
- *        rendu par @p fragment_of(l)) et la convertit en float dans @p values.
+ * @brief Rassemble la tuile de @p Frag que tiennent les 32 lanes (le fragment de la lane l est
+ *        rendu par @p fragment_of(l)) et la convertit en float dans @p values. Rend le problème
+ *        (copies d'un élément répété qui diffèrent, lane dans @p faulty), ou nullptr.
  */
 template <typename Frag, typename FragmentOf>
-detail::WarpMatrixProblem gather(FragmentOf fragment_of, float* values) {
+const char* gather(FragmentOf fragment_of, float* values, unsigned& faulty) {
     using Tr = traits<Frag>;
     constexpr int size = Tr::rows * Tr::cols;
     typename Tr::stored raw[size];
@@ -337,32 +345,33 @@ detail::WarpMatrixProblem gather(FragmentOf fragment_of, float* values) {
             const unsigned slot = lane * Tr::count + static_cast<unsigned>(i);
             const int p = position<Frag>(lane, i);
             if (slot < unsigned(size)) raw[p] = f.x[i];
-            else if (std::memcmp(&raw[p], &f.x[i], sizeof raw[p]) != 0) return {kCopiesDiffer, lane};
+            else if (std::memcmp(&raw[p], &f.x[i], sizeof raw[p]) != 0) {
+                faulty = lane;
+                return kCopiesDiffer;
+            }
         }
     }
     for (int p = 0; p < size; ++p) {
         if constexpr (std::is_same_v<typename Tr::element, w::precision::tf32>) values[p] = input_value_tf32(raw[p]);
         else values[p] = input_value(raw[p]);
     }
-    return {};
+    return nullptr;
 }
 
 /** @brief mma_sync pour tout le warp : rassemble A, B et C, calcule D, le répartit. */
 template <typename FragD, typename FragA, typename FragB, typename FragC>
-detail::WarpMatrixProblem mma_warp(void* const* operands) {
+std::string mma_warp(void* const* operands, unsigned& faulty) {
     using Operands = MmaOperands<FragD, FragA, FragB, FragC>;
     constexpr int kRows = traits<FragC>::rows, kCols = traits<FragC>::cols, kDepth = traits<FragA>::cols;
     const auto lane_operands = [operands](unsigned lane) -> const Operands& {
         return *static_cast<const Operands*>(operands[lane]);
     };
     float a[kRows * kDepth], b[kDepth * kCols], c[kRows * kCols];
-    if (auto problem = gather<FragA>([&](unsigned l) -> const FragA& { return *lane_operands(l).a; }, a);
-        problem.problem)
+    if (const char* problem = gather<FragA>([&](unsigned l) -> const FragA& { return *lane_operands(l).a; }, a, faulty))
         return problem;
-    if (auto problem = gather<FragB>([&](unsigned l) -> const FragB& { return *lane_operands(l).b; }, b);
-        problem.problem)
+    if (const char* problem = gather<FragB>([&](unsigned l) -> const FragB& { return *lane_operands(l).b; }, b, faulty))
         return problem;
-    gather<FragC>([&](unsigned l) -> const FragC& { return *lane_operands(l).c; }, c);
+    gather<FragC>([&](unsigned l) -> const FragC& { return *lane_operands(l).c; }, c, faulty);  // aucune copie
 
     // Produits exacts (une fma n'arrondit qu'après l'addition), somme en float dans l'ordre
     // de k croissant : voir « Arrondis » en tête du fichier.
@@ -409,9 +418,9 @@ inline void load_matrix_sync(fragment<Use, m, n, k, T, Layout>& a,
                              const std::source_location& where = std::source_location::current()) {
     using Frag = fragment<Use, m, n, k, T, Layout>;
     namespace d = ::simt::detail;
-    d::check_matrix_memory(d::WarpOp::matrix_load, mptr, ldm, sizeof *mptr, where);
+    d::check_matrix_memory(::simt::wmma::kLoad, mptr, ldm, sizeof *mptr, where);
     ::simt::wmma::LoadOperands<Frag> operands{&a, mptr, ldm, ::simt::wmma::traits<Frag>::column_major};
-    d::warp_matrix(d::WarpOp::matrix_load, &::simt::wmma::load_warp<Frag>, &operands, where);
+    d::warp_exchange(::simt::wmma::kLoad, &::simt::wmma::load_warp<Frag>, &operands, where);
 }
 
 /** @brief Charge un accumulateur depuis @p mptr, disposé selon @p layout. Collective. */
@@ -421,9 +430,9 @@ inline void load_matrix_sync(fragment<accumulator, m, n, k, T>& a, const std::ty
                              const std::source_location& where = std::source_location::current()) {
     using Frag = fragment<accumulator, m, n, k, T>;
     namespace d = ::simt::detail;
-    d::check_matrix_memory(d::WarpOp::matrix_load, mptr, ldm, sizeof *mptr, where);
+    d::check_matrix_memory(::simt::wmma::kLoad, mptr, ldm, sizeof *mptr, where);
     ::simt::wmma::LoadOperands<Frag> operands{&a, mptr, ldm, layout == mem_col_major};
-    d::warp_matrix(d::WarpOp::matrix_load, &::simt::wmma::load_warp<Frag>, &operands, where);
+    d::warp_exchange(::simt::wmma::kLoad, &::simt::wmma::load_warp<Frag>, &operands, where);
 }
 
 /** @brief Range un accumulateur à @p mptr, disposé selon @p layout. Collective. */
@@ -433,9 +442,9 @@ inline void store_matrix_sync(std::type_identity_t<T>* mptr, const fragment<accu
                               const std::source_location& where = std::source_location::current()) {
     using Frag = fragment<accumulator, m, n, k, T>;
     namespace d = ::simt::detail;
-    d::check_matrix_memory(d::WarpOp::matrix_store, mptr, ldm, sizeof *mptr, where);
+    d::check_matrix_memory(::simt::wmma::kStore, mptr, ldm, sizeof *mptr, where);
     ::simt::wmma::StoreOperands<Frag> operands{&a, mptr, ldm, layout == mem_col_major};
-    d::warp_matrix(d::WarpOp::matrix_store, &::simt::wmma::store_warp<Frag>, &operands, where);
+    d::warp_exchange(::simt::wmma::kStore, &::simt::wmma::store_warp<Frag>, &operands, where);
 }
 
 /** @brief D = A·B + C pour tout le warp (voir « Arrondis » en tête du fichier). Collective. */
@@ -450,7 +459,7 @@ inline void mma_sync(fragment<accumulator, m, n, k, DType>& d, const fragment<ma
     using FragB = fragment<matrix_b, m, n, k, Input, LayoutB>;
     using FragC = fragment<accumulator, m, n, k, CType>;
     ::simt::wmma::MmaOperands<FragD, FragA, FragB, FragC> operands{&d, &a, &b, &c};
-    ::simt::detail::warp_matrix(::simt::detail::WarpOp::matrix_mma, &::simt::wmma::mma_warp<FragD, FragA, FragB, FragC>,
+    ::simt::detail::warp_exchange(::simt::wmma::kMma, &::simt::wmma::mma_warp<FragD, FragA, FragB, FragC>,
                                 &operands, where);
 }
 
