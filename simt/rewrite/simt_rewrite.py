@@ -656,10 +656,6 @@ GPU_ONLY_ADVICE = "cet exemple est réservé au GPU (BACKENDS gpu)."
 # L'assembleur en ligne (asm) n'est pas dans cette liste : le paquet ptx/ le traduit, et
 # refuse avec FICHIER:LIGNE chaque instruction PTX qu'il ne connaît pas.
 UNSUPPORTED = [
-    Unsupported(re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]mma\.h[>\"]", re.M), True,
-                "l'API WMMA des Tensor Cores (<mma.h>)", True),
-    Unsupported(re.compile(r"\bwmma::"), False,
-                "l'API WMMA des Tensor Cores (<mma.h>)", True),
     Unsupported(re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]cuda/ptx[>\"]", re.M), True,
                 "l'en-tête <cuda/ptx> (instructions PTX)", False),
     Unsupported(re.compile(r"\bmemcpy_async_tx\b"), False,

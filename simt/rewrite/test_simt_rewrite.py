@@ -324,7 +324,7 @@ class ClusterDims(unittest.TestCase):
 
 class UnsupportedFeatures(unittest.TestCase):
     SOURCE = "\n".join([
-        "#include <mma.h>",                              # 1
+        "#include <mma.h>",                              # 1 : émulé (shim/mma.h)
         "#include <cuda/ptx>",                           # 2
         "// asm(\"nop\"); wgmma dans un commentaire",    # 3 : ignoré
         "__global__ void __cluster_dims__(2, 1, 1) k() {",  # 4
@@ -334,7 +334,7 @@ class UnsupportedFeatures(unittest.TestCase):
         '    asm("wgmma.fence.sync.aligned;");',         # 8 : émulé
         "    cuda::device::memcpy_async_tx(d, s, n, b);",  # 9
         "    tcgen05_alloc();",                          # 10
-        "    wmma::fragment<A> f;",                      # 11
+        "    wmma::fragment<A> f;",                      # 11 : émulé
         "}",
     ])
 
@@ -347,7 +347,7 @@ class UnsupportedFeatures(unittest.TestCase):
             self.assertFalse(pathlib.Path(tmp, "sortie.cuh").exists())
         lines = result.stderr.splitlines()
         reported = [int(line.split(":")[1]) for line in lines]
-        self.assertEqual(reported, [1, 2, 5, 6, 9, 10, 11])  # clusters (4, 7), wgmma (8) et TMA émulés
+        self.assertEqual(reported, [2, 5, 6, 9, 10])  # WMMA (1, 11), clusters (4, 7), wgmma (8) émulés
         # Le PTX en ligne est traduit (paquet ptx/) : seules ses instructions inconnues sont refusées.
         ptx = [line for line in lines if "PTX" in line and "<cuda/ptx>" not in line]
         for line in lines:
@@ -381,6 +381,13 @@ class UnsupportedFeatures(unittest.TestCase):
         ])
         _, diagnostics = rewrite_source(source, "k.cu")
         self.assertEqual([int(d.split(":")[1]) for d in diagnostics], [7, 17])
+
+    def test_wmma_is_emulated(self):
+        # <mma.h> vient de simt (include/shim/mma.h) : ni l'inclusion ni wmma:: ne sont refusés.
+        source = "#include <mma.h>\nusing namespace nvcuda;\nwmma::fragment<wmma::accumulator, 16, 16, 16, float> f;\n"
+        output, diagnostics = rewrite_source(source, "k.cu")
+        self.assertEqual(diagnostics, [])
+        self.assertTrue(output.endswith(source))
 
     def test_feature_names_in_strings_only_are_ignored(self):
         # Le mot-clé asm n'a de sens que dans le code ; cuda/barrier seul est accepté.

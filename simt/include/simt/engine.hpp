@@ -59,6 +59,14 @@ void warp_collective(WarpOp op, unsigned mask, const void* value, void* result, 
  */
 void warp_exchange(const char* name, WarpExchange complete, void* lane_data, const std::source_location& where);
 
+/**
+ * @brief Vérifie une matrice en mémoire passée à wmma::load_matrix_sync ou store_matrix_sync
+ *        (@p function) : pointeur non nul, aligné sur 32 octets, et pas @p ldm (en éléments de
+ *        @p element_size octets) multiple de 16 octets ; sinon, arrête le noyau.
+ */
+void check_matrix_memory(const char* function, const void* pointer, unsigned ldm, std::size_t element_size,
+                         const std::source_location& where);
+
 /** @brief Synchronisation de toute la grille (groupes coopératifs). */
 void grid_barrier(const std::source_location& where);
 

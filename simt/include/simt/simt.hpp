@@ -25,8 +25,10 @@
 #define __cluster_dims__(...)
 // Chaque thread du système exécute un bloc à la fois : une variable statique par thread
 // du système est donc une mémoire partagée par bloc (contenu indéfini au début du bloc,
-// comme sur GPU).
-#define __shared__ static thread_local
+// comme sur GPU). Alignée sur 32 octets au moins : g++ ne garantit à un tableau __half
+// thread_local que 2 octets, et wmma::load_matrix_sync exige 32 (simt le vérifie) ; un
+// __align__ plus grand l'emporte.
+#define __shared__ static thread_local __attribute__((aligned(32)))
 
 #include <cuda_runtime.h>
 
