@@ -523,10 +523,6 @@ GPU_ONLY_ADVICE = "cet exemple est réservé au GPU (BACKENDS gpu)."
 UNSUPPORTED = [
     Unsupported(re.compile(r"\b(?:asm|__asm__|__asm)\b"), False,
                 "l'assembleur en ligne (PTX)", False),
-    Unsupported(re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]mma\.h[>\"]", re.M), True,
-                "l'API WMMA des Tensor Cores (<mma.h>)", True),
-    Unsupported(re.compile(r"\bwmma::"), False,
-                "l'API WMMA des Tensor Cores (<mma.h>)", True),
     Unsupported(re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]cuda/ptx[>\"]", re.M), True,
                 "l'en-tête <cuda/ptx> (instructions PTX)", False),
     Unsupported(re.compile(r"cp\.async\.bulk|\bmemcpy_async_tx\b|\b(?:cuTensorMap|CUtensorMap)\w*"), True,

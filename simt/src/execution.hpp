@@ -166,6 +166,26 @@ bool release_barrier(Block& block);
 const char* warp_op_name(WarpOp op);
 
 /**
+ * @brief Une lane qui ne viendra jamais : terminée (`return`), ou absente d'un bloc plus
+ *        petit que le warp. Le matériel n'attend que les threads « non terminés » du masque
+ *        (PTX ISA : shfl.sync, vote.sync, bar.warp.sync).
+ */
+bool exited(const Block& block, unsigned index);
+
+// ---- warp_matrix.cpp : opérations matricielles de warp (nvcuda::wmma) ------------------------
+
+/** @brief L'opération est-elle une opération matricielle (WMMA), qu'attend tout le warp ? */
+inline bool is_matrix_op(WarpOp op) {
+    return op == WarpOp::matrix_load || op == WarpOp::matrix_store || op == WarpOp::matrix_mma;
+}
+
+/**
+ * @brief Toutes les lanes non terminées du warp attendent l'opération matricielle @p request :
+ *        si les 32 y sont, fait le calcul et les libère ; sinon, faute qui nomme les absentes.
+ */
+void complete_matrix(Block& block, unsigned first, const WarpRequest& request);
+
+/**
  * @brief Plus aucune fibre n'est prête : termine les opérations de warp dont les lanes
  *        manquantes ont toutes terminé (le matériel n'attend pas les threads terminés).
  * @return true si au moins une opération a été terminée (des fibres sont de nouveau prêtes).

@@ -22,8 +22,15 @@ const char* warp_op_name(WarpOp op) {
         case WarpOp::all: return "__all_sync";
         case WarpOp::any: return "__any_sync";
         case WarpOp::sync: return "__syncwarp";
+        case WarpOp::matrix_load: return "wmma::load_matrix_sync";
+        case WarpOp::matrix_store: return "wmma::store_matrix_sync";
+        case WarpOp::matrix_mma: return "wmma::mma_sync";
     }
     return "opération de warp";
+}
+
+bool exited(const Block& block, unsigned index) {
+    return index >= block.threads.size() || block.threads[index].state == State::done;
 }
 
 namespace {
@@ -51,15 +58,6 @@ int shuffle_source(const WarpRequest& request, unsigned lane) {
 }
 
 /**
- * @brief Une lane du masque qui ne viendra jamais : terminée (`return`), ou absente d'un bloc
- *        plus petit que le warp. Le matériel n'attend que les threads « non terminés » du
- *        masque (PTX ISA : shfl.sync, vote.sync, bar.warp.sync).
- */
-bool exited(const Block& block, unsigned index) {
-    return index >= block.threads.size() || block.threads[index].state == State::done;
-}
-
-/**
  * @brief Deux lanes font-elles la même opération de warp ? Même opération, même masque ; pour
  *        les shuffles et les votes, la même ligne aussi (le guide de programmation exige « la
  *        même intrinsèque »). __syncwarp fait exception : depuis sm_70, des threads divergents
@@ -75,6 +73,10 @@ bool same_operation(const WarpRequest& a, const std::source_location& a_where, c
 
 /** @brief Calcule les résultats quand toutes les lanes non terminées du masque sont arrivées. */
 void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
+    if (is_matrix_op(request.op)) {
+        complete_matrix(block, first, request);
+        return;
+    }
     ThreadSlot* lanes[kWarpSize] = {};
     unsigned present = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane)

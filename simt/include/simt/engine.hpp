@@ -27,8 +27,14 @@ namespace detail {
 /** @brief Variantes de __syncthreads. */
 enum class BarrierKind { sync, count, all, any };
 
-/** @brief Opérations collectives d'un warp. */
-enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync };
+/**
+ * @brief Opérations collectives d'un warp. Les trois dernières sont celles de l'API WMMA
+ *        (simt/wmma.hpp) : tout le warp doit y venir (voir warp_matrix).
+ */
+enum class WarpOp {
+    shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync,
+    matrix_load, matrix_store, matrix_mma
+};
 
 /** @brief Barrière de bloc ; renvoie le résultat de la réduction du prédicat (count/and/or). */
 int block_barrier(BarrierKind kind, int predicate, const std::source_location& where);
@@ -39,6 +45,36 @@ int block_barrier(BarrierKind kind, int predicate, const std::source_location& w
  */
 void warp_collective(WarpOp op, unsigned mask, const void* value, void* result, std::size_t size,
                      int parameter, int width, const std::source_location& where);
+
+/**
+ * @brief Ce que rend le calcul d'une opération matricielle de warp : nul si tout va bien,
+ *        sinon le problème (en français) et la lane qui le montre.
+ */
+struct WarpMatrixProblem {
+    const char* problem = nullptr;  ///< texte du problème, nul si aucun
+    unsigned lane = 0;              ///< lane fautive
+};
+
+/**
+ * @brief Calcul d'une opération matricielle de warp : reçoit les opérandes des 32 lanes,
+ *        rangés par lane, et fait le travail de tout le warp d'un coup.
+ */
+using WarpMatrixCompute = WarpMatrixProblem (*)(void* const* operands);
+
+/**
+ * @brief Opération matricielle de warp (nvcuda::wmma) : les 32 lanes du warp doivent y
+ *        arriver, à la même ligne ; la dernière arrivée appelle @p compute avec les
+ *        @p operands de chaque lane. Une lane terminée ou absente est une faute.
+ */
+void warp_matrix(WarpOp op, WarpMatrixCompute compute, void* operands, const std::source_location& where);
+
+/**
+ * @brief Vérifie une matrice en mémoire passée à load_matrix_sync ou store_matrix_sync :
+ *        pointeur non nul, aligné sur 32 octets, et pas @p ldm (en éléments de
+ *        @p element_size octets) multiple de 16 octets ; sinon, arrête le noyau.
+ */
+void check_matrix_memory(WarpOp op, const void* pointer, unsigned ldm, std::size_t element_size,
+                         const std::source_location& where);
 
 /** @brief Synchronisation de toute la grille (groupes coopératifs). */
 void grid_barrier(const std::source_location& where);
