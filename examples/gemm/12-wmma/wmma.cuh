@@ -43,6 +43,8 @@ struct WmmaConfig {
 };
 static_assert(WmmaConfig::a_chunks % WmmaConfig::threads == 0 && WmmaConfig::b_chunks % WmmaConfig::threads == 0,
               "chaque thread copie le même nombre de morceaux");
+static_assert(WmmaConfig::a_stride % 8 == 0 && WmmaConfig::b_stride % 8 == 0,
+              "chaque ligne en mémoire partagée est faite de morceaux de 16 octets entiers");
 static_assert((WmmaConfig::fragment * WmmaConfig::a_stride * 2) % 32 == 0 &&
                   (WmmaConfig::fragment * WmmaConfig::b_stride * 2) % 32 == 0,
               "chaque fragment en mémoire partagée commence sur 32 octets");
@@ -59,8 +61,12 @@ __global__ void __launch_bounds__(WmmaConfig::threads)
     namespace wmma = nvcuda::wmma;
     using C = WmmaConfig;
     constexpr int F = C::fragment;
-    alignas(32) __shared__ __nv_bfloat16 a_tile[C::block_m * C::a_stride];
-    alignas(32) __shared__ __nv_bfloat16 b_tile[C::block_k * C::b_stride];
+    // Les tuiles sont rangées par morceaux de 16 octets (uint4), le type des copies ; les
+    // fragments les lisent comme des bf16.
+    alignas(32) __shared__ uint4 a_shared[C::block_m * C::a_stride / 8];
+    alignas(32) __shared__ uint4 b_shared[C::block_k * C::b_stride / 8];
+    const __nv_bfloat16* a_tile = reinterpret_cast<const __nv_bfloat16*>(a_shared);
+    const __nv_bfloat16* b_tile = reinterpret_cast<const __nv_bfloat16*>(b_shared);
 
     const int warp = int(threadIdx.x) / 32;
     const int warp_row = (warp / (C::block_n / C::warp_n)) * C::warp_m;  // dans la tuile
@@ -75,13 +81,11 @@ __global__ void __launch_bounds__(WmmaConfig::threads)
         // Copie des tuiles : des morceaux de 8 bf16 (16 octets), consécutifs d'un thread à l'autre.
         for (int q = int(threadIdx.x); q < C::a_chunks; q += C::threads) {
             const int row = q / (C::block_k / 8), col = (q % (C::block_k / 8)) * 8;
-            *reinterpret_cast<uint4*>(&a_tile[row * C::a_stride + col]) =
-                *reinterpret_cast<const uint4*>(&a[(block_row + row) * k + k0 + col]);
+            a_shared[(row * C::a_stride + col) / 8] = *reinterpret_cast<const uint4*>(&a[(block_row + row) * k + k0 + col]);
         }
         for (int q = int(threadIdx.x); q < C::b_chunks; q += C::threads) {
             const int row = q / (C::block_n / 8), col = (q % (C::block_n / 8)) * 8;
-            *reinterpret_cast<uint4*>(&b_tile[row * C::b_stride + col]) =
-                *reinterpret_cast<const uint4*>(&b[(k0 + row) * n + block_col + col]);
+            b_shared[(row * C::b_stride + col) / 8] = *reinterpret_cast<const uint4*>(&b[(k0 + row) * n + block_col + col]);
         }
         __syncthreads();
         // Deux pas de 16 sur K ; à chaque pas, 2 fragments de A, 2 de B et 4 produits (HMMA).
