@@ -66,10 +66,13 @@ Reference reference_gemm(const HostProblemOf<Input>& p) {
     return reference;
 }
 
+/// @cond
+// Les deux types d'entrée de l'échelle.
 template HostProblemOf<float> make_problem<float>(Shape, float, float, Values, unsigned);
 template HostProblemOf<bf16> make_problem<bf16>(Shape, float, float, Values, unsigned);
 template Reference reference_gemm<float>(const HostProblemOf<float>&);
 template Reference reference_gemm<bf16>(const HostProblemOf<bf16>&);
+/// @endcond
 
 std::optional<std::string> first_mismatch(const std::vector<float>& result,
                                           const Reference& reference, Shape shape) {

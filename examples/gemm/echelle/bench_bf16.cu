@@ -3,7 +3,7 @@
  * @brief Benchmark de l'échelle GEMM en bf16 : chaque étape de Bf16Ladder (ladder.cuh) et
  *        cuBLAS (cublasGemmEx, A et B en bf16, C en fp32, CUBLAS_COMPUTE_32F), sur des
  *        matrices carrées de 512 à 8192 (8192 si la mémoire libre du GPU le permet).
- *        Benchmarks nommés BM_Gemm/<noyau>/<taille>, comme l'échelle fp32 (bench.cu) ; ce qui
+ *        Benchmarks nommés « BM_Gemm/noyau/taille », comme l'échelle fp32 (bench.cu) ; ce qui
  *        est mesuré, et comment, y est décrit (harness.cuh). ci/gpu-check range les résultats
  *        sous la clé « gemm-echelle-bf16 » ; la page de synthèse en tire TFLOP/s et % de cuBLAS.
  */
