@@ -135,6 +135,41 @@ def _results_folder(folder: str, *results: dict) -> Path:
     return Path(folder)
 
 
+FAKE_BF16_RESULT = {
+    "date": "2000-01-03T03:04:05+00:00", "gpu": "GPU de test", "pilote": "0.0", "cuda": "0.0",
+    "benchmarks": {"gemm-echelle-bf16": {"contexte": {}, "medianes": [
+        _gemm_run("gemm_wmma_bf16", 4096, 1.0, 200000.0),
+        _gemm_run("cublas", 4096, 0.5, 400000.0),
+        _gemm_run("cublas", 8192, 2.0, 500000.0),
+    ], "ignores": [
+        {"run_name": "BM_Gemm/gemm_wmma_bf16/8192/min_time:0.020/manual_time",
+         "message": "mémoire du GPU insuffisante"},
+    ]}},
+}
+BF16_LADDER_PAGE = "Avant\n<!-- noyaux:echelle-gemm bf16 -->\nAprès\n"
+
+
+class RenderBf16Ladder(unittest.TestCase):
+    def test_without_results_says_not_measured(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rendered = mesures.render_gemm(BF16_LADDER_PAGE + LADDER_PAGE, Path(folder))
+        self.assertEqual(rendered.count('!!! warning "Non mesuré"'), 2)
+        self.assertIn("l'échelle GEMM en bf16", rendered)
+        self.assertNotIn("noyaux:", rendered)
+
+    def test_tflops_and_ratio_to_cublas_at_4096_and_8192(self):
+        with tempfile.TemporaryDirectory() as folder:
+            results = _results_folder(folder, FAKE_GEMM_RESULT, FAKE_BF16_RESULT)
+            rendered = mesures.render_gemm(BF16_LADDER_PAGE, results)
+            kernel = mesures.render_gemm(KERNEL_PAGE.replace("sgemm_naive", "gemm_wmma_bf16"), results)
+        self.assertIn("une GEMM bf16 (C en fp32)", rendered)
+        self.assertIn("| `gemm_wmma_bf16` | 200,0 | 50,0 % | non mesuré : `mémoire du GPU insuffisante` | — |",
+                      rendered)
+        self.assertIn("| cuBLAS (référence) | 400,0 | 100,0 % | 500,0 | 100,0 % |", rendered)
+        # Le tableau d'un noyau bf16 vient du benchmark bf16.
+        self.assertIn("| 4\u202f096 | 1,00 ms | 200\u202f000,0 | 50,0 % |", kernel)
+
+
 class RenderGemmMeasurements(unittest.TestCase):
     def test_without_results_says_not_measured(self):
         with tempfile.TemporaryDirectory() as folder:

@@ -25,6 +25,15 @@ class MainLoop(unittest.TestCase):
         self.assertEqual([text for _, text in loop],
                          ["LDS R4, [R5]", "FFMA R1, R4, R3, R1", "FFMA R1, R4, R3, R1", "@P1 BRA 0x00c0"])
 
+    def test_a_tensor_core_loop_is_the_main_loop(self):
+        # Sans FFMA, la boucle de copie (courte) ne doit pas passer devant celle des HMMA.
+        k = kernel(["LDG.E.128 R4, [R2]", "STS.128 [R6], R4", "@P0 BRA 0x0000",
+                    "LD.E R8, [R10]", "MOVM.16.MT88 R9, R9", "HMMA.16816.F32.BF16 R12, R8, R9, R12",
+                    "@P1 BRA 0x00c0", "EXIT"])
+        loop = sass.main_loop(k)
+        self.assertIn("HMMA.16816.F32.BF16 R12, R8, R9, R12", [text for _, text in loop])
+        self.assertIn("1 instructions des Tensor Cores", sass.describe(k, "sm_90a"))
+
     def test_describes_registers_and_loop_mix(self):
         k = kernel(["LDS R4, [R5]", "FFMA R1, R4, R3, R1", "BAR.SYNC.DEFER_BLOCKING 0x0", "@P1 BRA 0x0000"])
         text = sass.describe(k, "sm_90a")

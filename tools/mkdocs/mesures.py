@@ -107,10 +107,15 @@ def render_emulation(markdown: str, results_dir: Path) -> str:
 #
 #     <!-- noyaux:mesures-gemm sgemm_naive -->   tableau d'un noyau, toutes tailles
 #     <!-- noyaux:echelle-gemm -->               l'échelle à 4096³ et la courbe de chaque noyau
+#     <!-- noyaux:echelle-gemm bf16 -->          l'échelle bf16 (clé « gemm-echelle-bf16 »),
+#                                                TFLOP/s et % de cuBLAS à 4096³ et 8192³
 
 GEMM_MARKER = re.compile(r"<!--\s*noyaux:mesures-gemm\s+(\S+)\s*-->")
 LADDER_MARKER = re.compile(r"<!--\s*noyaux:echelle-gemm\s*-->")
+BF16_LADDER_MARKER = re.compile(r"<!--\s*noyaux:echelle-gemm\s+bf16\s*-->")
 GEMM_BENCH = "gemm-echelle"
+BF16_BENCH = "gemm-echelle-bf16"
+BF16_SIZES = (4096, 8192)
 CUBLAS = "cublas"
 LADDER_SIZE = 4096
 # Courbe générée par le crochet MkDocs dans le site (on_files), à côté de la page de synthèse.
@@ -167,6 +172,7 @@ def _duration(run: dict) -> str:
 
 
 def _gemm_context(data: dict, bench_id: str = GEMM_BENCH) -> str:
+    precision = "bf16 (C en fp32)" if bench_id == BF16_BENCH else "fp32"
     bench = data["benchmarks"][bench_id]
     medians = bench.get("medianes", [])
     repetitions = next((run["repetitions"] for run in medians if "repetitions" in run), None)
@@ -178,18 +184,18 @@ def _gemm_context(data: dict, bench_id: str = GEMM_BENCH) -> str:
         if "cublas_mode_mathematique" in context:
             cublas += f", mode `{context['cublas_mode_mathematique'].split()[0]}`"
     return (f"Mesuré par `ci/gpu-check` le {data['date'][:10]} sur {data['gpu']} "
-            f"(pilote {data['pilote']}, CUDA {data['cuda']}{cublas}) ; {median}, une GEMM fp32 "
+            f"(pilote {data['pilote']}, CUDA {data['cuda']}{cublas}) ; {median}, une GEMM {precision} "
             "chronométrée par itération, C remis à neuf et cache L2 vidé avant chacune.")
 
 
-def kernel_table(data: dict, kernel: str) -> str | None:
+def kernel_table(data: dict, kernel: str, bench_id: str = GEMM_BENCH) -> str | None:
     """Tableau d'un noyau : taille, temps et débit médians, % de cuBLAS à la même taille."""
-    medians, skipped = gemm_runs(data)
+    medians, skipped = gemm_runs(data, bench_id)
     own, own_skipped = medians.get(kernel, {}), skipped.get(kernel, {})
     if not own and not own_skipped:
         return None
     cublas = medians.get(CUBLAS, {})
-    lines = [_gemm_context(data)]
+    lines = [_gemm_context(data, bench_id)]
     if own:
         lines += ["", "| Taille (M = N = K) | Temps médian | GFLOP/s | % de cuBLAS |",
                   "| ---: | ---: | ---: | ---: |"]
@@ -271,20 +277,51 @@ def ladder_plot_svg(results_dir: Path) -> bytes | None:
     return buffer.getvalue()
 
 
+def bf16_ladder_table(data: dict) -> str:
+    """L'échelle bf16 : TFLOP/s médians et % de cuBLAS (cublasGemmEx) à chaque taille de BF16_SIZES."""
+    medians, skipped = gemm_runs(data, BF16_BENCH)
+    cublas = medians.get(CUBLAS, {})
+    header = " | ".join(f"TFLOP/s à {french_number(size, 0)}³ | % de cuBLAS" for size in BF16_SIZES)
+    lines = [_gemm_context(data, BF16_BENCH), "", f"| Noyau | {header} |",
+             "| --- |" + " ---: | ---: |" * len(BF16_SIZES)]
+    for kernel in dict.fromkeys([*medians, *skipped]):
+        name = "cuBLAS (référence)" if kernel == CUBLAS else f"`{kernel}`"
+        cells = []
+        for size in BF16_SIZES:
+            run = medians.get(kernel, {}).get(size)
+            if run:
+                cells += [french_number(gflops(run) / 1e3, 1), _ratio(gflops(run), cublas.get(size))]
+            else:
+                reason = skipped.get(kernel, {}).get(size)
+                cells += ["non mesuré : " + (_program_output(reason) if reason is not None else "absent des résultats"),
+                          "—"]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def render_gemm(markdown: str, results_dir: Path, plot_url: str | None = None) -> str:
     """Remplace les marqueurs GEMM ; @p plot_url : adresse de la courbe relative à la page."""
     data = latest_results(results_dir, GEMM_BENCH)
+    bf16_data = latest_results(results_dir, BF16_BENCH)
 
     def kernel(match: re.Match) -> str:
         name = match.group(1)
         table = kernel_table(data, name) if data else None
+        if table is None and bf16_data:
+            table = kernel_table(bf16_data, name, BF16_BENCH)
         return table or GEMM_NOT_MEASURED.format(what=f"de mesure du noyau `{name}`")
+
+    def bf16_ladder(_: re.Match) -> str:
+        if bf16_data and gemm_runs(bf16_data, BF16_BENCH)[0]:
+            return bf16_ladder_table(bf16_data)
+        return GEMM_NOT_MEASURED.format(what="de mesure de l'échelle GEMM en bf16")
 
     def ladder(_: re.Match) -> str:
         if data and gemm_runs(data)[0]:
             return ladder_table(data, plot_url)
         return GEMM_NOT_MEASURED.format(what="de mesure de l'échelle GEMM")
 
+    markdown = BF16_LADDER_MARKER.sub(bf16_ladder, markdown)
     return LADDER_MARKER.sub(ladder, GEMM_MARKER.sub(kernel, markdown))
 
 

@@ -24,8 +24,18 @@ class SassError(Exception):
     pass
 
 
+# Instructions des Tensor Cores : une boucle qui en contient calcule, comme une boucle de FFMA.
+TENSOR_OPS = ("HMMA", "HGMMA", "IMMA", "DMMA", "UTCHMMA", "UTCQMMA")
+
+
+def _computes(text: str) -> bool:
+    op = opcode(text)
+    return op.startswith("FFMA") or op.split(".")[0] in TENSOR_OPS
+
+
 def main_loop(kernel: Kernel) -> list[tuple[str, str]]:
-    """La boucle (branchement arrière) qui contient le plus de FFMA ; la plus courte à égalité."""
+    """La boucle (branchement arrière) qui contient le plus de FFMA ou d'instructions des Tensor
+    Cores ; la plus courte à égalité."""
     addresses = [int(address, 16) for address, _ in kernel.instructions]
     best: list[tuple[str, str]] = []
     best_key = (-1, 0)
@@ -37,7 +47,7 @@ def main_loop(kernel: Kernel) -> list[tuple[str, str]]:
         if start is None:
             continue
         body = kernel.instructions[start:index + 1]
-        ffma = sum(opcode(t).startswith("FFMA") for _, t in body)
+        ffma = sum(_computes(t) for _, t in body)
         key = (ffma, -len(body))
         if key > best_key:
             best, best_key = body, key
@@ -55,9 +65,11 @@ def describe(kernel: Kernel, arch: str) -> str:
         return "\n\n".join(lines)
     count = len(loop)
     ffma = families.get("FFMA", 0)
+    tensor = sum(families.get(op, 0) for op in TENSOR_OPS)
+    tensor_text = f", {tensor} instructions des Tensor Cores" if tensor else ""
     lines.append(
         f"Boucle principale : {count} instructions, dont {ffma} FFMA "
-        f"({100 * ffma / count:.0f} %), {families.get('LDS', 0)} chargements depuis la mémoire "
+        f"({100 * ffma / count:.0f} %){tensor_text}, {families.get('LDS', 0)} chargements depuis la mémoire "
         f"partagée (LDS), {families.get('LDG', 0)} depuis la mémoire globale (LDG), "
         f"{families.get('STS', 0)} écritures en mémoire partagée (STS) et "
         f"{families.get('BAR', 0)} barrières (BAR).".replace(" %", "\u202f%"))

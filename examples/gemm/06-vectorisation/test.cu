@@ -1,15 +1,15 @@
 /**
  * @file
- * @brief Tests de l'étape 6 : la suite commune de l'échelle (examples/gemm/common/test_suite.cuh),
+ * @brief Tests de l'étape 6 : la suite commune de l'échelle (examples/gemm/common/ladder_tests.cpp),
  *        dont le refus des pointeurs que les accès float4 ne permettent pas.
  */
 #include "vectorisation.cuh"
 
-#include "gemm/common/test_suite.cuh"
+#include "gemm/common/ladder_registration.cuh"
 
 namespace noyaux::gemm {
 // --8<-- [start:garanties]
-// La suite commune de l'échelle (common/test_suite.cuh), appliquée à VectorizedKernel.
-INSTANTIATE_TYPED_TEST_SUITE_P(Vectorisation, GemmLadderTest, VectorizedKernel);
+// La suite commune de l'échelle (common/ladder_tests.cpp), appliquée à VectorizedKernel.
+const LadderTests<VectorizedKernel> ladder_tests{"Vectorisation"};
 // --8<-- [end:garanties]
 }  // namespace noyaux::gemm

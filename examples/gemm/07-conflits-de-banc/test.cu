@@ -11,8 +11,8 @@
 #include <set>
 
 namespace noyaux::gemm {
-// La suite commune de l'échelle (common/test_suite.cuh), puis l'analyse des bancs.
-INSTANTIATE_TYPED_TEST_SUITE_P(ConflitsDeBanc, GemmLadderTest, BankConflictFreeKernel);
+// La suite commune de l'échelle (common/ladder_tests.cpp), puis l'analyse des bancs.
+const LadderTests<BankConflictFreeKernel> ladder_tests{"ConflitsDeBanc"};
 
 namespace conflict_free {
 namespace {

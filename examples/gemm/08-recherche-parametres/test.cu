@@ -10,18 +10,18 @@
 namespace noyaux::gemm {
 
 /** @brief Types GoogleTest à partir de la liste des configurations balayées. */
+/** @brief Les tests communs, pour chaque configuration d'une liste. */
 template <typename List>
-struct AsTestTypes;
+struct SweptLadderTests;
 template <typename... Kernels>
-struct AsTestTypes<ConfigurationList<Kernels...>> {
-    using type = testing::Types<Kernels...>;
+struct SweptLadderTests<ConfigurationList<Kernels...>> {
+    using type = LadderTests<Kernels...>;  ///< l'inscription de toutes les configurations
 };
 
 // --8<-- [start:garanties]
-// La suite commune de l'échelle (common/test_suite.cuh), pour chaque configuration de
+// La suite commune de l'échelle (common/ladder_tests.cpp), pour chaque configuration de
 // SweptConfigurations : une configuration fausse ne peut pas gagner le balayage.
-INSTANTIATE_TYPED_TEST_SUITE_P(RechercheParametres, GemmLadderTest,
-                               AsTestTypes<SweptConfigurations>::type);
+const SweptLadderTests<SweptConfigurations>::type ladder_tests{"RechercheParametres"};
 // --8<-- [end:garanties]
 
 /** @brief Vérifie chaque configuration de la liste avec le modèle de bancs de l'étape 7. */

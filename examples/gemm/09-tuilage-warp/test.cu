@@ -1,6 +1,6 @@
 /**
  * @file
- * @brief Tests de l'étape 9 : la suite commune de l'échelle (examples/gemm/common/test_suite.cuh).
+ * @brief Tests de l'étape 9 : la suite commune de l'échelle (examples/gemm/common/ladder_tests.cpp).
  */
 #include "tuilage-warp.cuh"
 
@@ -8,8 +8,8 @@
 
 namespace noyaux::gemm {
 // --8<-- [start:garanties]
-// La suite commune de l'échelle (common/test_suite.cuh), appliquée à WarptilingKernel.
-INSTANTIATE_TYPED_TEST_SUITE_P(TuilageWarp, GemmLadderTest, WarptilingKernel);
+// La suite commune de l'échelle (common/ladder_tests.cpp), appliquée à WarptilingKernel.
+const LadderTests<WarptilingKernel> ladder_tests{"TuilageWarp"};
 // --8<-- [end:garanties]
 
 TEST(SharedMemoryBanks, NoAccessHasConflicts) {

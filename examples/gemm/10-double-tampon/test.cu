@@ -1,6 +1,6 @@
 /**
  * @file
- * @brief Tests de l'étape 10 : la suite commune de l'échelle (examples/gemm/common/test_suite.cuh).
+ * @brief Tests de l'étape 10 : la suite commune de l'échelle (examples/gemm/common/ladder_tests.cpp).
  */
 #include "double-tampon.cuh"
 
@@ -8,8 +8,8 @@
 
 namespace noyaux::gemm {
 // --8<-- [start:garanties]
-// La suite commune de l'échelle (common/test_suite.cuh), appliquée à DoubleBufferedKernel.
-INSTANTIATE_TYPED_TEST_SUITE_P(DoubleTampon, GemmLadderTest, DoubleBufferedKernel);
+// La suite commune de l'échelle (common/ladder_tests.cpp), appliquée à DoubleBufferedKernel.
+const LadderTests<DoubleBufferedKernel> ladder_tests{"DoubleTampon"};
 // --8<-- [end:garanties]
 
 TEST(SharedMemoryBanks, NoAccessHasConflicts) {

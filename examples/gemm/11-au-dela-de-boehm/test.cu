@@ -19,30 +19,30 @@
 
 namespace noyaux::gemm {
 
-/** @brief Types GoogleTest à partir d'une liste de configurations. */
+/** @brief L'inscription aux tests communs de chaque configuration d'une liste. */
 template <typename List>
-struct BeyondBoehmTestTypes;
+struct BeyondBoehmLadderTests;
 template <typename... Kernels>
-struct BeyondBoehmTestTypes<BeyondBoehmList<Kernels...>> {
-    using type = testing::Types<Kernels...>;
+struct BeyondBoehmLadderTests<BeyondBoehmList<Kernels...>> {
+    using type = LadderTests<Kernels...>;  ///< l'inscription de toutes les configurations
 };
 
 #ifdef SIMT_EMULATOR
 /** @brief Sur l'émulateur : chaque configuration balayée. */
-using TestedConfigurations = BeyondBoehmTestTypes<BeyondBoehmConfigurations>::type;
+using TestedConfigurations = BeyondBoehmLadderTests<BeyondBoehmConfigurations>::type;
 #else
 /**
  * @brief Sur GPU : la configuration retenue seulement (chaque configuration de plus, ce sont
  *        deux noyaux à compiler pour chaque architecture) ; le balayage compare lui-même
  *        chaque configuration à cuBLAS avant de la mesurer.
  */
-using TestedConfigurations = testing::Types<BeyondBoehmKernel>;
+using TestedConfigurations = LadderTests<BeyondBoehmKernel>;
 #endif
 
 // --8<-- [start:garanties]
-// La suite commune (common/test_suite.cuh) pour chaque configuration balayée (sur
+// La suite commune (common/ladder_tests.cpp) pour chaque configuration balayée (sur
 // l'émulateur) : une configuration fausse ne peut pas gagner le balayage.
-INSTANTIATE_TYPED_TEST_SUITE_P(AuDelaDeBoehm, GemmLadderTest, TestedConfigurations);
+const TestedConfigurations ladder_tests{"AuDelaDeBoehm"};
 
 namespace {
 

@@ -1,9 +1,12 @@
 /**
  * @file
- * @brief Le problème commun à toute l'échelle GEMM : C ← α·A·B + β·C en fp32, matrices
- *        en ligne (row-major) ; A est M×K, B est K×N, C est M×N.
+ * @brief Le problème commun à toute l'échelle GEMM : C ← α·A·B + β·C, matrices en ligne
+ *        (row-major) ; A est M×K, B est K×N, C est M×N. A et B sont en fp32 (étapes 1 à 11)
+ *        ou en bf16 (Tensor Cores) ; C, α, β et l'accumulation sont toujours en fp32.
  */
 #pragma once
+
+#include "element.hpp"
 
 #include <climits>
 #include <cstdint>
@@ -19,15 +22,22 @@ struct Shape {
     int k = 0;  ///< colonnes de A, lignes de B
 };
 
-/** @brief Arguments d'un lancement : pointeurs en mémoire globale du GPU. */
-struct GemmArgs {
+/**
+ * @brief Arguments d'un lancement : pointeurs en mémoire globale du GPU.
+ * @tparam Input type des éléments de A et de B (float ou bf16)
+ */
+template <typename Input>
+struct GemmArgsOf {
     Shape shape;               ///< M, N, K
     float alpha = 1.0f;        ///< coefficient du produit
-    const float* a = nullptr;  ///< M×K, en ligne
-    const float* b = nullptr;  ///< K×N, en ligne
+    const Input* a = nullptr;  ///< M×K, en ligne
+    const Input* b = nullptr;  ///< K×N, en ligne
     float beta = 0.0f;         ///< coefficient de l'ancien C
     float* c = nullptr;        ///< M×N, en ligne, lu (si β ≠ 0) puis écrit
 };
+
+/** @brief Les arguments des étapes fp32 (1 à 11). */
+using GemmArgs = GemmArgsOf<float>;
 
 /** @brief Forme refusée par un noyau, avant tout lancement. */
 class UnsupportedShapeError : public std::invalid_argument {

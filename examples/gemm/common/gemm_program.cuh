@@ -25,7 +25,9 @@ int gemm_program(int argc, char** argv) {
     std::int64_t m = 512, n = 512, k = 512;
     double alpha = 1.0, beta = 0.5;
     const std::string program = argv[0] ? std::string(argv[0]) : "gemm";
-    cli::Parser parser(program, std::string("C ← α·A·B + β·C en fp32 avec le noyau « ") + Kernel::name +
+    using Input = input_of<Kernel>;
+    cli::Parser parser(program, std::string("C ← α·A·B + β·C (A et B en ") + InputTraits<Input>::name +
+                                    ", C en fp32) avec le noyau « " + Kernel::name +
                                     " », vérifié contre la référence CPU.");
     parser.add_integer("--m", &m, 1, 8192, "lignes de A et de C");
     parser.add_integer("--n", &n, 1, 8192, "colonnes de B et de C");
@@ -43,7 +45,7 @@ int gemm_program(int argc, char** argv) {
     const cudaDeviceProp device = require_device();
     require_kernel_image(Kernel::entry(), Kernel::name);
 
-    const HostProblem problem = make_problem(shape, float(alpha), float(beta));
+    const HostProblemOf<Input> problem = make_problem<Input>(shape, float(alpha), float(beta));
     const std::vector<float> result = run_on_device<Kernel>(problem);
     const Reference reference = reference_gemm(problem);
     std::printf("GPU : %s\nNoyau : %s, forme %s, α = %g, β = %g\n", device.name, Kernel::name,

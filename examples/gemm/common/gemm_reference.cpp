@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <type_traits>
 
 namespace noyaux::gemm {
 
-HostProblem make_problem(Shape shape, float alpha, float beta, Values values, unsigned seed) {
+template <typename Input>
+HostProblemOf<Input> make_problem(Shape shape, float alpha, float beta, Values values, unsigned seed) {
     require_positive(shape);
     std::mt19937 generator(seed);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
@@ -21,19 +23,35 @@ HostProblem make_problem(Shape shape, float alpha, float beta, Values values, un
             value = values == Values::uniform ? uniform(generator) : float(integer(generator));
         return matrix;
     };
+    // Même tirage pour les deux types : la matrice bf16 est l'arrondi de la matrice fp32.
+    auto input_matrix = [&](std::size_t count) {
+        std::vector<float> drawn = random_matrix(count);
+        if constexpr (std::is_same_v<Input, float>) {
+            return drawn;
+        } else {
+            std::vector<Input> rounded(count);
+            std::transform(drawn.begin(), drawn.end(), rounded.begin(), [](float x) { return to_bf16(x); });
+            return rounded;
+        }
+    };
     const auto m = std::size_t(shape.m), n = std::size_t(shape.n), k = std::size_t(shape.k);
-    return {shape, alpha, beta, random_matrix(m * k), random_matrix(k * n), random_matrix(m * n)};
+    HostProblemOf<Input> problem{shape, alpha, beta, {}, {}, {}};
+    problem.a = input_matrix(m * k);
+    problem.b = input_matrix(k * n);
+    problem.c = random_matrix(m * n);
+    return problem;
 }
 
-Reference reference_gemm(const HostProblem& p) {
-    constexpr double unit_roundoff = 0x1p-24;
+template <typename Input>
+Reference reference_gemm(const HostProblemOf<Input>& p) {
+    constexpr double unit_roundoff = InputTraits<Input>::accumulation_roundoff;
     const auto m = std::size_t(p.shape.m), n = std::size_t(p.shape.n), k = std::size_t(p.shape.k);
     Reference reference{std::vector<float>(m * n), std::vector<float>(m * n)};
     for (std::size_t row = 0; row < m; ++row) {
         for (std::size_t col = 0; col < n; ++col) {
             double sum = 0.0, magnitude = 0.0;
             for (std::size_t i = 0; i < k; ++i) {
-                const double product = double(p.a[row * k + i]) * double(p.b[i * n + col]);
+                const double product = double(to_float(p.a[row * k + i])) * double(to_float(p.b[i * n + col]));
                 sum += product;
                 magnitude += std::fabs(product);
             }
@@ -47,6 +65,14 @@ Reference reference_gemm(const HostProblem& p) {
     }
     return reference;
 }
+
+/// @cond
+// Les deux types d'entrée de l'échelle.
+template HostProblemOf<float> make_problem<float>(Shape, float, float, Values, unsigned);
+template HostProblemOf<bf16> make_problem<bf16>(Shape, float, float, Values, unsigned);
+template Reference reference_gemm<float>(const HostProblemOf<float>&);
+template Reference reference_gemm<bf16>(const HostProblemOf<bf16>&);
+/// @endcond
 
 std::optional<std::string> first_mismatch(const std::vector<float>& result,
                                           const Reference& reference, Shape shape) {

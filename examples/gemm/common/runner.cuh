@@ -18,11 +18,13 @@ namespace noyaux::gemm {
 
 /** @brief Lance @p Kernel sur @p problem et renvoie C calculé par le GPU. */
 template <GemmKernel Kernel>
-std::vector<float> run_on_device(const HostProblem& problem) {
-    DeviceBuffer<float> a{std::span<const float>(problem.a)};
-    DeviceBuffer<float> b{std::span<const float>(problem.b)};
+std::vector<float> run_on_device(const HostProblemOf<input_of<Kernel>>& problem) {
+    using Input = input_of<Kernel>;
+    DeviceBuffer<Input> a{std::span<const Input>(problem.a)};
+    DeviceBuffer<Input> b{std::span<const Input>(problem.b)};
     DeviceBuffer<float> c{std::span<const float>(problem.c)};
-    Kernel::launch({problem.shape, problem.alpha, a.data(), b.data(), problem.beta, c.data()}, nullptr);
+    Kernel::launch(GemmArgsOf<Input>{problem.shape, problem.alpha, a.data(), b.data(), problem.beta, c.data()},
+                   nullptr);
     NOYAUX_CHECK_LAUNCH();
     return c.download();
 }

@@ -30,6 +30,7 @@
 
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
 
 #include <algorithm>
 #include <cmath>
@@ -41,17 +42,24 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace noyaux::gemm::ladder_bench {
 
 using noyaux::DeviceBuffer;
+using noyaux::gemm::bf16;
 using noyaux::gemm::GemmArgs;
+using noyaux::gemm::GemmArgsOf;
+using noyaux::gemm::input_of;
+using noyaux::gemm::InputTraits;
 using noyaux::gemm::GemmKernel;
 using noyaux::gemm::Shape;
 
 /** @brief Côtés mesurés ; 8192 seulement si la mémoire libre suffit. */
 constexpr int kSizes[] = {128, 256, 512, 1024, 2048, 4096, 8192};
+/** @brief Côtés mesurés en bf16 : les Tensor Cores ne s'occupent vraiment qu'à partir de 512. */
+constexpr int kBf16Sizes[] = {512, 1024, 2048, 4096, 8192};
 /**
  * @brief Formes mesurées au-delà des carrés : un côté qui n'est multiple d'aucune tuile
  *        (4000³), deux formes allongées (C large et K court, puis C étroit et K long), et une
@@ -70,7 +78,6 @@ constexpr float kBeta = 0.5f;
  *        c'est encore des milliers de GEMM à 128 et une dizaine à 4096 sur un GPU rapide.
  */
 constexpr double kMinTimeSeconds = 0.02;
-constexpr double kUnitRoundoff = 0x1p-24;
 constexpr unsigned long long kNoDisagreement = std::numeric_limits<unsigned long long>::max();
 
 // Mélange de 32 bits (« lowbias32 » de Chris Wellons) : une bijection dont chaque bit de sortie
@@ -84,21 +91,32 @@ __device__ std::uint32_t mix(std::uint32_t x) {
     return x;
 }
 
+/** @brief Un float vers le type d'élément du GPU (arrondi au plus proche pour le bf16). */
+__device__ inline void store_element(float* out, float value) { *out = value; }
+__device__ inline void store_element(__nv_bfloat16* out, float value) { *out = __float2bfloat16(value); }
+
+/** @brief Le type CUDA de même disposition qu'un type d'élément de l'hôte. */
+inline float* device_elements(float* pointer) { return pointer; }
+inline __nv_bfloat16* device_elements(bf16* pointer) { return reinterpret_cast<__nv_bfloat16*>(pointer); }
+
 // Valeurs uniformes dans [-1, 1) tirées d'un hachage de l'indice et de la graine :
 // reproductibles, et produites sur le GPU (trois matrices de 8192² tirées sur l'hôte
-// prendraient des secondes).
-static __global__ void fill_uniform(std::size_t count, std::uint32_t seed, float* values) {
+// prendraient des secondes). En bf16 : l'arrondi de la même valeur.
+template <typename Element>
+static __global__ void fill_uniform(std::size_t count, std::uint32_t seed, Element* values) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
          i += std::size_t(gridDim.x) * blockDim.x) {
         const std::uint32_t x = mix(mix(std::uint32_t(i) ^ mix(std::uint32_t(i >> 32))) + seed);
-        values[i] = float(x >> 8) * 0x1p-23f - 1.0f;  // 24 bits : exact en fp32
+        store_element(&values[i], float(x >> 8) * 0x1p-23f - 1.0f);  // 24 bits : exact en fp32
     }
 }
 
-static __global__ void absolute_values(std::size_t count, const float* in, float* out) {
+// |x| est exact dans les deux types : seul le bit de signe change.
+template <typename Element>
+static __global__ void absolute_values(std::size_t count, const Element* in, Element* out) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
          i += std::size_t(gridDim.x) * blockDim.x)
-        out[i] = fabsf(in[i]);
+        store_element(&out[i], fabsf(float(in[i])));
 }
 
 // Premier indice où nos résultats et ceux de cuBLAS s'écartent de plus que permis ; un NaN
@@ -133,8 +151,10 @@ constexpr cublasMath_t kCublasMathMode = CUBLAS_DEFAULT_MATH;
  * @brief Inscrit dans le contexte des résultats la version de cuBLAS chargée (lue sans GPU
  *        par cublasGetProperty), celle de l'en-tête de compilation et le mode mathématique.
  *        À appeler avant l'exécution des benchmarks (inscription statique).
+ * @tparam Input type des entrées mesurées : fp32 (cublasSgemm) ou bf16 (cublasGemmEx)
  */
-inline void record_cublas_context() {
+template <typename Input = float>
+void record_cublas_context() {
     int major = 0, minor = 0, patch = 0;
     if (cublasGetProperty(MAJOR_VERSION, &major) == CUBLAS_STATUS_SUCCESS &&
         cublasGetProperty(MINOR_VERSION, &minor) == CUBLAS_STATUS_SUCCESS &&
@@ -145,8 +165,13 @@ inline void record_cublas_context() {
     benchmark::AddCustomContext("cublas_version_compilation",
                                 std::to_string(CUBLAS_VER_MAJOR) + "." + std::to_string(CUBLAS_VER_MINOR) +
                                     "." + std::to_string(CUBLAS_VER_PATCH));
-    benchmark::AddCustomContext("cublas_mode_mathematique",
-                                "CUBLAS_DEFAULT_MATH (fp32 strict, sans TF32), cublasSgemm");
+    if constexpr (std::is_same_v<Input, float>)
+        benchmark::AddCustomContext("cublas_mode_mathematique",
+                                    "CUBLAS_DEFAULT_MATH (fp32 strict, sans TF32), cublasSgemm");
+    else
+        benchmark::AddCustomContext("cublas_mode_mathematique",
+                                    "CUBLAS_DEFAULT_MATH, cublasGemmEx bf16 → fp32 (CUBLAS_COMPUTE_32F)");
+    benchmark::AddCustomContext("entrees", InputTraits<Input>::name);
 }
 
 /** @brief Ce qui sert à toutes les tailles : cuBLAS, tampon de vidage du L2, événements. */
@@ -176,16 +201,19 @@ inline Session& session() {
  * @brief Les matrices d'une taille, partagées par tous les noyaux de cette taille : A, B, le
  *        C original, le C de travail, le résultat de cuBLAS et |A|·|B|, qui fixe l'écart admis.
  */
-class Workspace {
+template <typename Input>
+class WorkspaceOf {
 public:
+    using Args = GemmArgsOf<Input>;  ///< les arguments d'une GEMM de ce type
+
     /** @brief Octets à réserver : six matrices, plus |A| et |B| le temps de la préparation. */
     static std::size_t required_bytes(const Shape& s) {
         const std::size_t mn = std::size_t(s.m) * s.n, mk = std::size_t(s.m) * s.k,
                           kn = std::size_t(s.k) * s.n;
-        return (4 * mn + 2 * (mk + kn)) * sizeof(float) + (256u << 20);  // marge pour cuBLAS
+        return 4 * mn * sizeof(float) + 2 * (mk + kn) * sizeof(Input) + (256u << 20);  // marge pour cuBLAS
     }
 
-    explicit Workspace(Shape shape)
+    explicit WorkspaceOf(Shape shape)
         : shape_(shape), a_(std::size_t(shape.m) * shape.k), b_(std::size_t(shape.k) * shape.n),
           c_initial_(std::size_t(shape.m) * shape.n), c_(c_initial_.size()),
           c_cublas_(c_initial_.size()), magnitude_(c_initial_.size()) {
@@ -195,11 +223,13 @@ public:
         cublasHandle_t handle = session().cublas.get();
         {
             // |A|·|B| : la somme des |aᵢ·bᵢ| de chaque élément, calculée par cuBLAS.
-            DeviceBuffer<float> abs_a(a_.size()), abs_b(b_.size());
-            absolute_values<<<grid_for(a_.size()), 256>>>(a_.size(), a_.data(), abs_a.data());
-            absolute_values<<<grid_for(b_.size()), 256>>>(b_.size(), b_.data(), abs_b.data());
-            noyaux::gemm::cublas_gemm(handle, {shape_, 1.0f, abs_a.data(), abs_b.data(), 0.0f,
-                                               magnitude_.data()});
+            DeviceBuffer<Input> abs_a(a_.size()), abs_b(b_.size());
+            absolute_values<<<grid_for(a_.size()), 256>>>(a_.size(), device_elements(a_.data()),
+                                                          device_elements(abs_a.data()));
+            absolute_values<<<grid_for(b_.size()), 256>>>(b_.size(), device_elements(b_.data()),
+                                                          device_elements(abs_b.data()));
+            noyaux::gemm::cublas_gemm(handle, Args{shape_, 1.0f, abs_a.data(), abs_b.data(), 0.0f,
+                                                   magnitude_.data()});
             NOYAUX_CHECK_LAUNCH();
         }
         reset(c_cublas_);
@@ -208,7 +238,7 @@ public:
     }
 
     /** @brief Arguments d'une GEMM qui écrit dans @p c (le C de travail par défaut). */
-    GemmArgs args() { return args(c_); }
+    Args args() { return args(c_); }
 
     /** @brief Remet le C de travail à sa valeur initiale, sur le flux par défaut. */
     void reset_c() { reset(c_); }
@@ -216,7 +246,7 @@ public:
     /**
      * @brief Compare le C de travail au résultat de cuBLAS. Chacun est à moins de
      *        2·(K+2)·u·(|α|·Σ|aᵢ·bᵢ| + |β·c|) du résultat exact (la borne de reference_gemm,
-     *        marge de 2 comprise), donc à moins du double l'un de l'autre. |A|·|B| calculé en
+     *        marge de 2 comprise, u selon le type d'entrée), donc à moins du double l'un de l'autre. |A|·|B| calculé en
      *        fp32 n'a qu'une erreur relative de l'ordre de K·u (termes positifs), bien
      *        couverte par la marge.
      * @return vide si tout élément est dans sa borne ; sinon le premier écart, décrit.
@@ -225,7 +255,7 @@ public:
         DeviceBuffer<unsigned long long> first(1);
         NOYAUX_CUDA_CHECK(cudaMemcpy(first.data(), &kNoDisagreement, sizeof kNoDisagreement,
                                      cudaMemcpyHostToDevice));
-        const float scale = float(4.0 * (shape_.k + 2) * kUnitRoundoff);
+        const float scale = float(4.0 * (shape_.k + 2) * InputTraits<Input>::accumulation_roundoff);
         find_disagreement<<<grid_for(c_.size()), 256>>>(c_.size(), c_.data(), c_cublas_.data(),
                                                           magnitude_.data(), c_initial_.data(),
                                                           kAlpha, kBeta, scale, first.data());
@@ -246,15 +276,16 @@ public:
     const Shape& shape() const { return shape_; }
 
 private:
-    GemmArgs args(DeviceBuffer<float>& c) {
+    Args args(DeviceBuffer<float>& c) {
         return {shape_, kAlpha, a_.data(), b_.data(), kBeta, c.data()};
     }
     void reset(DeviceBuffer<float>& c) {
         NOYAUX_CUDA_CHECK(cudaMemcpyAsync(c.data(), c_initial_.data(), c_initial_.bytes(),
                                           cudaMemcpyDeviceToDevice));
     }
-    static void fill(DeviceBuffer<float>& buffer, std::uint32_t seed) {
-        fill_uniform<<<grid_for(buffer.size()), 256>>>(buffer.size(), seed, buffer.data());
+    template <typename Element>
+    static void fill(DeviceBuffer<Element>& buffer, std::uint32_t seed) {
+        fill_uniform<<<grid_for(buffer.size()), 256>>>(buffer.size(), seed, device_elements(buffer.data()));
         NOYAUX_CUDA_CHECK(cudaGetLastError());
     }
     static float element(const DeviceBuffer<float>& buffer, unsigned long long index) {
@@ -264,8 +295,12 @@ private:
     }
 
     Shape shape_;
-    DeviceBuffer<float> a_, b_, c_initial_, c_, c_cublas_, magnitude_;
+    DeviceBuffer<Input> a_, b_;
+    DeviceBuffer<float> c_initial_, c_, c_cublas_, magnitude_;
 };
+
+/** @brief Les matrices des étapes fp32. */
+using Workspace = WorkspaceOf<float>;
 
 /** @brief Vrai si les deux formes sont égales. */
 inline bool same_shape(const Shape& x, const Shape& y) { return x.m == y.m && x.n == y.n && x.k == y.k; }
@@ -276,14 +311,15 @@ inline bool same_shape(const Shape& x, const Shape& y) { return x.m == y.m && x.
  *        forme par forme pour que tous les noyaux d'une forme partagent la préparation.
  * @throws std::runtime_error si la mémoire libre du GPU ne suffit pas.
  */
-inline Workspace& workspace_for(const Shape& shape) {
-    static std::optional<Workspace> current;
+template <typename Input = float>
+WorkspaceOf<Input>& workspace_for(const Shape& shape) {
+    static std::optional<WorkspaceOf<Input>> current;
     if (current && same_shape(current->shape(), shape)) return *current;
     current.reset();  // libérer l'ancienne taille avant de mesurer la mémoire libre
     session();        // et réserver d'abord ce qui sert à toutes les tailles
     std::size_t free = 0, total = 0;
     NOYAUX_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-    const std::size_t needed = Workspace::required_bytes(shape);
+    const std::size_t needed = WorkspaceOf<Input>::required_bytes(shape);
     if (free < needed)
         throw std::runtime_error("mémoire du GPU insuffisante pour " + noyaux::gemm::to_string(shape) +
                                  " : il faut " + gibibytes(needed) + ", " + gibibytes(free) +
@@ -292,8 +328,8 @@ inline Workspace& workspace_for(const Shape& shape) {
 }
 
 /** @brief Chronomètre une GEMM par itération ; C remis à neuf et L2 vidé hors de la mesure. */
-template <typename Launch>
-void timed_loop(benchmark::State& state, Workspace& workspace, Launch&& launch) {
+template <typename Input, typename Launch>
+void timed_loop(benchmark::State& state, WorkspaceOf<Input>& workspace, Launch&& launch) {
     Session& shared = session();
     // --8<-- [start:iteration]
     for (auto _ : state) {
@@ -325,7 +361,7 @@ void timed_loop(benchmark::State& state, Workspace& workspace, Launch&& launch) 
 
 /** @brief Vérifie @p Kernel contre cuBLAS à la forme de @p workspace, une seule fois ; le verdict est gardé. */
 template <GemmKernel Kernel>
-void verify_once(Workspace& workspace) {
+void verify_once(WorkspaceOf<input_of<Kernel>>& workspace) {
     static std::map<std::string, std::optional<std::string>> verdicts;
     auto [verdict, first_time] = verdicts.try_emplace(noyaux::gemm::to_string(workspace.shape()));
     if (first_time) {
@@ -353,9 +389,10 @@ void bench_kernel(benchmark::State& state, const Shape& shape) {
     try {
         noyaux::gemm::check_shape<Kernel>(shape);  // granularité : message du noyau
         noyaux::require_kernel_image(Kernel::entry(), Kernel::name);
-        Workspace& workspace = workspace_for(shape);
+        using Input = input_of<Kernel>;
+        WorkspaceOf<Input>& workspace = workspace_for<Input>(shape);
         verify_once<Kernel>(workspace);
-        timed_loop(state, workspace, [](const GemmArgs& args) { Kernel::launch(args, nullptr); });
+        timed_loop(state, workspace, [](const GemmArgsOf<Input>& args) { Kernel::launch(args, nullptr); });
     } catch (const std::exception& error) {
         state.SkipWithError(error.what());
     }
@@ -367,19 +404,24 @@ void bench_kernel(benchmark::State& state, int n) {
     bench_kernel<Kernel>(state, Shape{n, n, n});
 }
 
-inline void bench_cublas(benchmark::State& state, const Shape& shape) {
+/** @brief cuBLAS à la forme @p shape, entrées de type @p Input. */
+template <typename Input = float>
+void bench_cublas(benchmark::State& state, const Shape& shape) {
     try {
-        Workspace& workspace = workspace_for(shape);
+        WorkspaceOf<Input>& workspace = workspace_for<Input>(shape);
         cublasHandle_t handle = session().cublas.get();
         timed_loop(state, workspace,
-                   [handle](const GemmArgs& args) { noyaux::gemm::cublas_gemm(handle, args); });
+                   [handle](const GemmArgsOf<Input>& args) { noyaux::gemm::cublas_gemm(handle, args); });
     } catch (const std::exception& error) {
         state.SkipWithError(error.what());
     }
 }
 
 /** @brief cuBLAS sur des matrices carrées de côté @p n. */
-inline void bench_cublas(benchmark::State& state, int n) { bench_cublas(state, Shape{n, n, n}); }
+template <typename Input = float>
+void bench_cublas(benchmark::State& state, int n) {
+    bench_cublas<Input>(state, Shape{n, n, n});
+}
 
 /**
  * @brief Inscrit BM_Gemm/<noyau>/<forme> : temps manuel, en millisecondes. Avec des

@@ -1,10 +1,11 @@
 /**
  * @file
- * @brief Les étapes de l'échelle GEMM que mesure le benchmark commun (examples/gemm/echelle),
- *        dans l'ordre de l'échelle.
+ * @brief Les étapes de l'échelle GEMM que mesurent les benchmarks communs
+ *        (examples/gemm/echelle), dans l'ordre de l'échelle : fp32 (étapes 1 à 11, bench.cu)
+ *        et bf16 (Tensor Cores, à partir de l'étape 12, bench_bf16.cu).
  *
  * Ajouter une étape : inclure son en-tête « gemm/NN-slug/slug.cuh » ci-dessous et ajouter
- * sa structure à la liste `Ladder`. Le benchmark, sa vérification contre cuBLAS et les pages
+ * sa structure à la liste `Ladder` (fp32) ou `Bf16Ladder` (bf16). Le benchmark, sa vérification contre cuBLAS et les pages
  * qui affichent les mesures la prennent alors en compte d'eux-mêmes.
  */
 #pragma once
@@ -22,6 +23,7 @@
 #include "gemm/09-tuilage-warp/tuilage-warp.cuh"
 #include "gemm/10-double-tampon/double-tampon.cuh"
 #include "gemm/11-au-dela-de-boehm/au-dela-de-boehm.cuh"
+#include "gemm/12-wmma/wmma.cuh"
 
 namespace noyaux::gemm {
 
@@ -49,6 +51,11 @@ using Ladder = KernelList<
     WarptilingKernel,      // 09-tuilage-warp
     DoubleBufferedKernel,  // 10-double-tampon
     BeyondBoehmKernel      // 11-au-dela-de-boehm (configuration retenue)
+    >;
+
+/** @brief L'échelle bf16 (Tensor Cores), mesurée contre cublasGemmEx bf16 → fp32. */
+using Bf16Ladder = KernelList<
+    WmmaKernel  // 12-wmma
     >;
 // --8<-- [end:echelle]
 

@@ -1,0 +1,67 @@
+/**
+ * @file
+ * @brief Ce que les tests communs de l'échelle savent d'une étape, sans la connaître : son
+ *        nom, sa granularité, l'alignement qu'elle exige, et des fonctions pour l'exécuter.
+ *
+ * Les tests communs (ladder_tests.cpp) sont compilés une seule fois, par le compilateur de
+ * l'hôte, et servent à toutes les étapes et aux deux backends (GPU et émulateur) : ce fichier
+ * n'inclut ni CUDA ni GoogleTest. Le test.cu d'une étape ne compile que son lanceur et
+ * l'inscrit (ladder_registration.cuh).
+ */
+#pragma once
+
+#include "element.hpp"
+#include "gemm.hpp"
+#include "gemm_reference.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace noyaux::gemm {
+
+/**
+ * @brief Une étape de l'échelle, vue des tests communs.
+ * @tparam Input type des éléments de A et de B (float ou bf16)
+ */
+template <typename Input>
+struct LadderCase {
+    std::string test_name;    ///< nom du paramètre GoogleTest (lettres, chiffres, _)
+    std::string kernel_name;  ///< nom du noyau, pour les messages
+    Shape granularity;        ///< M, N et K doivent en être des multiples
+    std::size_t alignment = sizeof(Input);  ///< alignement exigé de A, B et C, en octets
+    bool wide_indices = false;              ///< lignes indexées en 64 bits : M·N sans borne d'int
+    /** @brief Exécute l'étape sur le GPU (ou l'émulateur) et rend C ; lève UnsupportedShapeError. */
+    std::vector<float> (*run)(const HostProblemOf<Input>&) = nullptr;
+    /** @brief Lance sur des pointeurs donnés, sans attendre ; lève avant tout lancement si refusé. */
+    void (*launch)(const GemmArgsOf<Input>&) = nullptr;
+    /** @brief Vrai si aucune erreur de lancement n'est en attente (cudaGetLastError). */
+    bool (*nothing_launched)() = nullptr;
+    /** @brief Le même problème par cuBLAS ; nul sur l'émulateur, qui n'a pas cuBLAS. */
+    std::vector<float> (*run_cublas)(const HostProblemOf<Input>&) = nullptr;
+};
+
+/** @brief Inscrit une étape : les tests communs l'exécuteront (appelé à l'initialisation statique). */
+template <typename Input>
+void register_ladder_case(LadderCase<Input> ladder_case);
+
+/** @brief Les étapes inscrites dans ce programme de test. */
+template <typename Input>
+const std::vector<LadderCase<Input>>& ladder_cases();
+
+/**
+ * @brief Exécute et compare à la référence ; ou vérifie le refus si la forme est hors de la
+ *        granularité de l'étape (assertions GoogleTest).
+ */
+template <typename Input>
+void expect_correct_or_rejected(const LadderCase<Input>& kernel, Shape shape, float alpha, float beta,
+                                Values values);
+
+/**
+ * @brief Exactitude à grande taille : entiers de -2 à 2, dont tout produit partiel est exact
+ *        en fp32 (|somme| ≤ 4·K < 2²⁴) ; le résultat doit égaler la référence bit à bit.
+ */
+template <typename Input>
+void expect_exact_at(const LadderCase<Input>& kernel, const Shape& shape);
+
+}  // namespace noyaux::gemm

@@ -1,0 +1,59 @@
+/**
+ * @file
+ * @brief Inscrit les étapes d'un test.cu auprès des tests communs (ladder_tests.cpp) : le
+ *        test.cu n'apporte que ce qui dépend du noyau (ses lanceurs), sans GoogleTest.
+ *
+ *     namespace noyaux::gemm {
+ *     const LadderTests<Blocktiling2dKernel> tests{"Tuilage2d"};
+ *     }
+ */
+#pragma once
+
+#include "kernel.cuh"
+#include "ladder_case.hpp"
+#include "runner.cuh"
+
+#ifndef SIMT_EMULATOR
+#include "cublas_gemm.cuh"
+#endif
+
+#include <string>
+
+namespace noyaux::gemm {
+
+/** @brief L'étape @p Kernel vue des tests communs, sous le nom GoogleTest @p test_name. */
+template <GemmKernel Kernel>
+LadderCase<input_of<Kernel>> make_ladder_case(std::string test_name) {
+    using Input = input_of<Kernel>;
+    LadderCase<Input> ladder_case;
+    ladder_case.test_name = std::move(test_name);
+    ladder_case.kernel_name = Kernel::name;
+    ladder_case.granularity = Kernel::granularity;
+    ladder_case.alignment = Kernel::alignment;
+    if constexpr (requires { Kernel::wide_indices; }) ladder_case.wide_indices = Kernel::wide_indices;
+    ladder_case.run = [](const HostProblemOf<Input>& problem) { return run_on_device<Kernel>(problem); };
+    ladder_case.launch = [](const GemmArgsOf<Input>& args) { Kernel::launch(args, nullptr); };
+    ladder_case.nothing_launched = [] { return cudaGetLastError() == cudaSuccess; };
+#ifndef SIMT_EMULATOR
+    ladder_case.run_cublas = [](const HostProblemOf<Input>& problem) { return run_cublas(problem); };
+#endif
+    return ladder_case;
+}
+
+/**
+ * @brief Inscrit les étapes @p Kernels (une, ou chaque configuration d'un balayage) : les
+ *        tests communs les exécuteront sous les noms « préfixe » ou « préfixe_0 », « préfixe_1 »…
+ */
+template <GemmKernel... Kernels>
+struct LadderTests {
+    /** @brief Inscrit, à l'initialisation statique du programme de test. */
+    explicit LadderTests(const std::string& prefix) {
+        int index = 0;
+        const auto name = [&] {
+            return sizeof...(Kernels) == 1 ? prefix : prefix + "_" + std::to_string(index++);
+        };
+        (register_ladder_case(make_ladder_case<Kernels>(name())), ...);
+    }
+};
+
+}  // namespace noyaux::gemm

@@ -1,0 +1,239 @@
+/**
+ * @file
+ * @brief Tests de la logique hôte des étapes Tensor Cores (issue 14), sans GPU : ordres des
+ *        tuiles, partition Stream-K, paramètres des tensor maps, conversion bf16 et borne
+ *        d'erreur bf16 de la référence.
+ */
+#include "gemm/common/element.hpp"
+#include "gemm/common/gemm_reference.hpp"
+#include "gemm/common/stream_k.hpp"
+#include "gemm/common/tensor_map.hpp"
+#include "gemm/common/tile_scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace noyaux::gemm {
+namespace {
+
+using schedule::Order;
+using schedule::Tile;
+
+// --- Ordres des tuiles --------------------------------------------------------------------
+
+const std::pair<int, int> kGrids[] = {{1, 1}, {1, 7}, {7, 1}, {8, 8}, {13, 5}, {32, 32}, {33, 17}, {3, 40}};
+
+TEST(TileOrders, EveryTileIsVisitedExactlyOnce) {
+    for (const Order order : {Order::row_major, Order::grouped, Order::hilbert})
+        for (const auto& [tiles_m, tiles_n] : kGrids) {
+            const std::vector<Tile> tiles = schedule::tile_order(order, tiles_m, tiles_n, 8);
+            ASSERT_EQ(tiles.size(), std::size_t(tiles_m) * std::size_t(tiles_n));
+            std::set<std::pair<int, int>> seen;
+            for (const Tile tile : tiles) {
+                ASSERT_TRUE(tile.m >= 0 && tile.m < tiles_m && tile.n >= 0 && tile.n < tiles_n)
+                    << "ordre " << int(order) << ", grille " << tiles_m << "×" << tiles_n;
+                seen.insert({tile.m, tile.n});
+            }
+            EXPECT_EQ(seen.size(), tiles.size()) << "ordre " << int(order) << ", grille " << tiles_m << "×" << tiles_n;
+        }
+}
+
+TEST(TileOrders, GroupedOrderDescendsAColumnOfItsBand) {
+    // Bandes de 8 lignes : les 8 premières tuiles forment la colonne 0 de la première bande.
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(schedule::grouped_tile(i, 32, 32, 8), (Tile{i, 0}));
+    EXPECT_EQ(schedule::grouped_tile(8, 32, 32, 8), (Tile{0, 1}));
+    EXPECT_EQ(schedule::grouped_tile(8 * 32, 32, 32, 8), (Tile{8, 0}));  // deuxième bande
+    // 13 lignes : la dernière bande n'en a que 5, parcourues colonne par colonne.
+    EXPECT_EQ(schedule::grouped_tile(8 * 5, 13, 5, 8), (Tile{8, 0}));
+    EXPECT_EQ(schedule::grouped_tile(8 * 5 + 5, 13, 5, 8), (Tile{8, 1}));
+    EXPECT_EQ(schedule::grouped_tile(13 * 5 - 1, 13, 5, 8), (Tile{12, 4}));
+}
+
+TEST(TileOrders, HilbertStepsAreNeighboursOnPowerOfTwoSquares) {
+    for (const int side : {2, 4, 16, 64}) {
+        const std::vector<Tile> tiles = schedule::hilbert_order(side, side);
+        for (std::size_t i = 1; i < tiles.size(); ++i)
+            ASSERT_EQ(std::abs(tiles[i].m - tiles[i - 1].m) + std::abs(tiles[i].n - tiles[i - 1].n), 1)
+                << "côté " << side << ", pas " << i;
+    }
+    EXPECT_EQ(schedule::hilbert_point(0, 8), (Tile{0, 0}));
+}
+
+TEST(TileOrders, GroupedAndHilbertReadFewerPanelsPerWaveThanRowMajor) {
+    // 4096² en tuiles 128×128 (32×32 tuiles), 132 SM : une vague en lignes touche 5 lignes de
+    // tuiles de A mais les 32 colonnes de B ; groupé et Hilbert restent près d'un carré.
+    const double rows = schedule::operand_panels_per_wave(schedule::tile_order(Order::row_major, 32, 32), 132);
+    const double grouped = schedule::operand_panels_per_wave(schedule::tile_order(Order::grouped, 32, 32, 8), 132);
+    const double hilbert = schedule::operand_panels_per_wave(schedule::tile_order(Order::hilbert, 32, 32), 132);
+    EXPECT_NEAR(rows, 36.0, 1.5);
+    EXPECT_LT(grouped, 0.8 * rows);
+    EXPECT_LT(hilbert, 0.8 * rows);
+}
+
+TEST(TileOrders, EmptyGridsAreRejectedInFrench) {
+    try {
+        schedule::tile_order(Order::row_major, 0, 4);
+        ADD_FAILURE() << "grille vide acceptée";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("au moins une tuile"), std::string::npos) << error.what();
+    }
+    EXPECT_THROW(schedule::tile_order(Order::grouped, 4, 4, 0), std::invalid_argument);
+    EXPECT_THROW(schedule::operand_panels_per_wave({}, 0), std::invalid_argument);
+}
+
+// --- Stream-K -----------------------------------------------------------------------------
+
+TEST(StreamK, EveryIterationOfEveryTileIsCoveredExactlyOnce) {
+    for (const stream_k::Work work : {stream_k::Work{1, 1, 1}, stream_k::Work{7, 5, 3}, stream_k::Work{1024, 128, 132},
+                                      stream_k::Work{10, 3, 64}, stream_k::Work{132, 64, 132},
+                                      stream_k::Work{264, 17, 132}}) {
+        std::vector<int> covered(std::size_t(work.tiles * work.iterations_per_tile), 0);
+        std::map<std::int64_t, int> finishers;
+        std::int64_t smallest = std::numeric_limits<std::int64_t>::max(), largest = 0;
+        for (int worker = 0; worker < work.workers; ++worker) {
+            std::int64_t share = 0;
+            for (const stream_k::Segment& segment : stream_k::segments(work, worker)) {
+                ASSERT_LT(segment.k_begin, segment.k_end);
+                for (std::int64_t k = segment.k_begin; k < segment.k_end; ++k)
+                    ++covered[std::size_t(segment.tile * work.iterations_per_tile + k)];
+                if (segment.finishes_tile) ++finishers[segment.tile];
+                share += segment.k_end - segment.k_begin;
+            }
+            smallest = std::min(smallest, share);
+            largest = std::max(largest, share);
+        }
+        for (std::size_t i = 0; i < covered.size(); ++i)
+            ASSERT_EQ(covered[i], 1) << "itération " << i << " (" << work.tiles << " tuiles, " << work.workers << " blocs)";
+        EXPECT_EQ(finishers.size(), std::size_t(work.tiles));  // chaque tuile a un seul bloc qui l'écrit
+        for (const auto& [tile, count] : finishers) EXPECT_EQ(count, 1) << "tuile " << tile;
+        EXPECT_LE(largest - smallest, 1) << "parts inégales";
+    }
+}
+
+TEST(StreamK, ABlockSpansTileBoundaries) {
+    // 7 tuiles de 5 itérations sur 3 blocs : 35 itérations, 12 + 12 + 11.
+    const stream_k::Work work{7, 5, 3};
+    const auto first = stream_k::segments(work, 0);
+    ASSERT_EQ(first.size(), 3u);
+    EXPECT_EQ(first[2].tile, 2);
+    EXPECT_EQ(first[2].k_end, 2);
+    EXPECT_FALSE(first[2].finishes_tile);
+    const auto second = stream_k::segments(work, 1);
+    EXPECT_EQ(second.front().tile, 2);
+    EXPECT_EQ(second.front().k_begin, 2);
+    EXPECT_TRUE(second.front().finishes_tile);
+}
+
+TEST(StreamK, WaveQuantisation) {
+    // 4096² en tuiles 128×128 sur 132 SM : 1024 tuiles, 8 vagues dont la dernière à 100/132.
+    EXPECT_NEAR(stream_k::wave_efficiency(1024, 132), 1024.0 / 1056.0, 1e-12);
+    EXPECT_DOUBLE_EQ(stream_k::wave_efficiency(264, 132), 1.0);
+    // 133 tuiles : une deuxième vague pour une seule tuile, la moitié des SM inoccupés en moyenne.
+    EXPECT_NEAR(stream_k::wave_efficiency(133, 132), 133.0 / 264.0, 1e-12);
+    EXPECT_THROW(stream_k::wave_efficiency(0, 132), std::invalid_argument);
+}
+
+TEST(StreamK, EmptyWorkIsRejectedInFrench) {
+    try {
+        stream_k::segments({0, 4, 8}, 0);
+        ADD_FAILURE() << "travail vide accepté";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find("au moins une tuile"), std::string::npos) << error.what();
+    }
+    EXPECT_THROW(stream_k::segments({4, 4, 0}, 0), std::invalid_argument);
+}
+
+// --- Tensor maps --------------------------------------------------------------------------
+
+/** @brief A de 4096×4096 en bf16, tuiles 128×64 (128 octets par ligne, permutation de 128 octets). */
+tma::OperandMap valid_map() { return tma::operand_map(4096, 4096, 4096, 2, 128, 64, tma::Swizzle::bytes128, 0x10000); }
+
+/** @brief Le message de l'erreur que lève validate, ou vide si @p map passe. */
+std::string rejection(const tma::OperandMap& map) {
+    try {
+        tma::validate(map);
+    } catch (const tma::TensorMapError& error) {
+        return error.what();
+    }
+    return "";
+}
+
+TEST(TensorMap, ValidOperandPasses) {
+    EXPECT_EQ(rejection(valid_map()), "");
+    tma::OperandMap odd_rows = valid_map();
+    odd_rows.rows = 1000;  // M quelconque : la TMA remplit de zéros hors de la matrice
+    EXPECT_EQ(rejection(odd_rows), "");
+}
+
+TEST(TensorMap, StrideNotMultipleOf16BytesIsRejected) {
+    // K = 1001 en bf16 : 2002 octets par ligne.
+    const tma::OperandMap map = tma::operand_map(4096, 1001, 1001, 2, 128, 64, tma::Swizzle::bytes128, 0x10000);
+    const std::string message = rejection(map);
+    EXPECT_NE(message.find("multiple de 16 octets"), std::string::npos) << message;
+    EXPECT_NE(message.find("multiple de 8 éléments"), std::string::npos) << message;
+}
+
+TEST(TensorMap, UnsupportedShapesAreRejected) {
+    tma::OperandMap wide = valid_map();
+    wide.box_cols = 128;  // 256 octets par ligne de tuile : plus que la permutation de 128 octets
+    EXPECT_NE(rejection(wide).find("forme non prise en charge"), std::string::npos) << rejection(wide);
+    tma::OperandMap tall = valid_map();
+    tall.box_rows = 512;
+    EXPECT_NE(rejection(tall).find("entre 1 et 256"), std::string::npos) << rejection(tall);
+    tma::OperandMap narrow = valid_map();
+    narrow.box_cols = 4;  // 8 octets
+    EXPECT_NE(rejection(narrow).find("ligne de tuile de 8 octets"), std::string::npos) << rejection(narrow);
+    tma::OperandMap empty = valid_map();
+    empty.rows = 0;
+    EXPECT_NE(rejection(empty).find("entre 1 et 2^32"), std::string::npos) << rejection(empty);
+    tma::OperandMap misaligned = valid_map();
+    misaligned.address += 8;
+    EXPECT_NE(rejection(misaligned).find("alignée sur 16 octets"), std::string::npos) << rejection(misaligned);
+    tma::OperandMap element = valid_map();
+    element.element_bytes = 3;
+    EXPECT_NE(rejection(element).find("1, 2, 4 ou 8 octets"), std::string::npos) << rejection(element);
+    tma::OperandMap short_stride = valid_map();
+    short_stride.row_stride_bytes = 4096;  // moins que 4096 × 2 octets
+    EXPECT_NE(rejection(short_stride).find("plus court"), std::string::npos) << rejection(short_stride);
+}
+
+// --- bf16 ---------------------------------------------------------------------------------
+
+TEST(Bf16, RoundsToNearestEvenAndKeepsNaN) {
+    EXPECT_EQ(to_float(to_bf16(1.0f)), 1.0f);
+    EXPECT_EQ(to_float(to_bf16(-2.0f)), -2.0f);
+    // 1 + 2⁻⁸ est à mi-chemin entre 1 et 1 + 2⁻⁷ : arrondi vers le pair, 1.
+    EXPECT_EQ(to_float(to_bf16(1.0f + 0x1p-8f)), 1.0f);
+    // 1 + 3·2⁻⁸ est à mi-chemin entre 1 + 2⁻⁷ et 1 + 2·2⁻⁷ : vers le pair, 1 + 2·2⁻⁷.
+    EXPECT_EQ(to_float(to_bf16(1.0f + 3 * 0x1p-8f)), 1.0f + 2 * 0x1p-7f);
+    EXPECT_EQ(to_float(to_bf16(1.0f + 0x1p-8f + 0x1p-20f)), 1.0f + 0x1p-7f);  // au-delà du milieu
+    EXPECT_TRUE(std::isnan(to_float(to_bf16(std::numeric_limits<float>::quiet_NaN()))));
+    EXPECT_TRUE(std::isinf(to_float(to_bf16(std::numeric_limits<float>::infinity()))));
+}
+
+TEST(Bf16, ReferenceUsesTheRoundedInputsAndTheTruncationBound) {
+    const HostProblemOf<bf16> problem = make_problem<bf16>({3, 5, 64}, 1.0f, 0.0f, Values::uniform);
+    const HostProblemOf<float> drawn = make_problem<float>({3, 5, 64}, 1.0f, 0.0f, Values::uniform);
+    for (std::size_t i = 0; i < problem.a.size(); ++i)  // même tirage, arrondi au bf16
+        ASSERT_EQ(problem.a[i].bits, to_bf16(drawn.a[i]).bits);
+    const Reference bf16_reference = reference_gemm(problem);
+    HostProblemOf<float> widened{problem.shape, 1.0f, 0.0f, {}, {}, problem.c};
+    for (const bf16 value : problem.a) widened.a.push_back(to_float(value));
+    for (const bf16 value : problem.b) widened.b.push_back(to_float(value));
+    const Reference float_reference = reference_gemm(widened);
+    for (std::size_t i = 0; i < bf16_reference.c.size(); ++i) {
+        EXPECT_EQ(bf16_reference.c[i], float_reference.c[i]);  // mêmes valeurs exactes
+        EXPECT_FLOAT_EQ(bf16_reference.bound[i], 2.0f * float_reference.bound[i]);  // u = 2⁻²³ au lieu de 2⁻²⁴
+    }
+}
+
+}  // namespace
+}  // namespace noyaux::gemm
