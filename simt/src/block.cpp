@@ -27,9 +27,10 @@ thread_local constinit ThreadSlot* current_thread = nullptr;
 
 namespace {
 
-/** @brief Ordre de reprise des fibres pour la passe en cours. */
-std::vector<unsigned> pass_order(const Block& block) {
-    std::vector<unsigned> order(block.threads.size());
+/** @brief Ordre de reprise des fibres pour la passe en cours, rangé dans block.order. */
+void pass_order(Block& block) {
+    std::vector<unsigned>& order = block.order;
+    order.resize(block.threads.size());
     std::iota(order.begin(), order.end(), 0u);
     const int mode = block.launch->order;
     if (mode == 1) {
@@ -39,7 +40,6 @@ std::vector<unsigned> pass_order(const Block& block) {
                                block.index.x * 31u + block.index.y * 17u + block.index.z);
         std::shuffle(order.begin(), order.end(), generator);
     }
-    return order;
 }
 
 }  // namespace
@@ -47,8 +47,10 @@ std::vector<unsigned> pass_order(const Block& block) {
 void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared) {
     const dim3 grid = launch.shape.grid;
     const dim3 shape = launch.shape.block;
-    Block block{&launch, {linear_block % grid.x, linear_block / grid.x % grid.y,
-                          linear_block / (grid.x * grid.y)}, {}, dynamic_shared, false, 0};
+    Block block{};
+    block.launch = &launch;
+    block.index = {linear_block % grid.x, linear_block / grid.x % grid.y, linear_block / (grid.x * grid.y)};
+    block.dynamic_shared = dynamic_shared;
     blockIdx = block.index;
     blockDim = shape;
     gridDim = grid;
@@ -60,15 +62,16 @@ void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared)
         ThreadSlot& slot = block.threads[linear];
         slot.linear = linear;
         slot.index = {linear % shape.x, linear / shape.x % shape.y, linear / (shape.x * shape.y)};
-        start_fiber(slot, launch);
     }
 
     while (!block.aborted) {
         bool ran = true;
         while (ran && !block.aborted) {
             ran = false;
-            for (unsigned index : pass_order(block)) {
-                ThreadSlot& slot = block.threads[index];
+            pass_order(block);
+            // resume fait avancer block.cursor quand une fibre enchaîne plusieurs threads.
+            for (block.cursor = 0; block.cursor < block.order.size(); ++block.cursor) {
+                ThreadSlot& slot = block.threads[block.order[block.cursor]];
                 if (slot.state != State::ready) continue;
                 resume(slot);
                 ran = true;
@@ -77,7 +80,15 @@ void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared)
                     break;
                 }
             }
-            if (ran) std::this_thread::yield();  // attente active d'un autre bloc : laisser la main
+            // Un thread a peut-être cédé la main dans une attente active d'un autre bloc : laisser
+            // le processeur aux threads du système des autres blocs. Seulement dans ce cas : sur
+            // une machine chargée, chaque sched_yield peut coûter la tranche de temps d'un autre
+            // processus, et une passe qui n'a fait que terminer des threads ou atteindre des
+            // barrières n'attend personne.
+            if (ran && block.spun) {
+                block.spun = false;
+                std::this_thread::yield();
+            }
         }
         if (block.aborted) break;
         if (std::all_of(block.threads.begin(), block.threads.end(),
@@ -89,7 +100,8 @@ void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared)
         if (block.aborted) break;
         if (all_at_same_barrier(block)) release_barrier(block);
     }
-    // Détruire une fibre suspendue la déroule (destructeurs compris) sur sa propre pile.
+    // Les fibres sont créées à la première reprise d'un thread (resume, fiber.cpp). Détruire
+    // une fibre suspendue la déroule (destructeurs compris) sur sa propre pile.
     for (ThreadSlot& slot : block.threads) destroy_fiber(slot);
     block.threads.clear();
     current_block = nullptr;

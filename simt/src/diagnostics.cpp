@@ -43,6 +43,8 @@ std::string state_text(const ThreadSlot& slot) {
         case State::at_grid: return "attend grid.sync() (" + location(slot.where) + ")";
         case State::at_warp:
             return std::string("attend ") + warp_op_name(slot.warp.op) + " (" + location(slot.where) + ")";
+        case State::at_tile:
+            return "attend " + tile_op_name(slot.tile_op, slot.tile_size) + " (" + location(slot.where) + ")";
         case State::ready: return "s'exécute";
     }
     return "";

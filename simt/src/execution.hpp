@@ -14,6 +14,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,7 +30,7 @@ inline constexpr unsigned kWarpSize = 32;
 struct KernelAbort {};
 
 /** @brief Où en est un thread CUDA : prêt, arrêté à un point d'attente, ou terminé. */
-enum class State { ready, at_barrier, at_warp, at_grid, done };
+enum class State { ready, at_barrier, at_warp, at_grid, at_tile, done };
 
 /** @brief Ce qu'une lane dépose pour une opération de warp, et ce qu'elle en reçoit. */
 struct WarpRequest {
@@ -56,14 +57,19 @@ struct ThreadSlot {
     unsigned linear = 0;
     State state = State::ready;
     bool in_noexcept_yield = false;  // suspendu dans yield_point_noexcept : ne pas dérouler
-    bool started = false;            // reprise au moins une fois par l'ordonnanceur
+    bool started = false;            // a commencé le noyau (sa fibre existe, ou il a terminé)
     boost::context::fiber fiber;
     boost::context::fiber* sink = nullptr;  // continuation de l'ordonnanceur, sur la pile de la fibre
     BarrierKind barrier_kind = BarrierKind::sync;
     int predicate = 0;
     int barrier_result = 0;
     std::source_location where;
-    WarpRequest warp;
+    WarpRequest warp;                                 // aussi la valeur d'une opération de tuile
+    std::uint64_t call_path = 0;                      // pile d'appels de coalesced_threads() (warp.cpp)
+    TileOp tile_op = TileOp::sync;                    // opération de tuile attendue (at_tile)
+    unsigned tile_size = 0;
+    TileCombine combine = nullptr;
+    const void* combine_op = nullptr;
     std::vector<AsyncCopy> open_group;                // copies depuis le dernier commit
     std::vector<std::vector<AsyncCopy>> committed;    // groupes fermés, du plus ancien au plus récent
 };
@@ -123,6 +129,10 @@ struct Block {
     std::byte* dynamic_shared = nullptr;
     bool aborted = false;
     unsigned pass = 0;
+    std::vector<unsigned> order;       // ordre de reprise de la passe en cours (pass_order)
+    std::size_t cursor = 0;            // position dans order du thread en cours
+    unsigned long long finished_threads = 0;  // terminés, pas encore comptés dans Launch::progress
+    bool spun = false;  // un thread a cédé la main à un point d'attente (atomique, attente active)
 };
 
 // Le bloc et le thread CUDA en cours sur ce thread du système (block.cpp).
@@ -136,10 +146,11 @@ void run_block(Launch& launch, unsigned linear_block, std::byte* dynamic_shared)
 
 // ---- fiber.cpp : les threads CUDA en fibres --------------------------------------------------
 
-/** @brief Crée la fibre de @p slot ; elle exécutera le corps du noyau à sa première reprise. */
-void start_fiber(ThreadSlot& slot, Launch& launch);
-
-/** @brief Reprend la fibre de @p slot jusqu'à son prochain point d'attente. */
+/**
+ * @brief Reprend la fibre de @p slot (la crée s'il n'a pas démarré) jusqu'à son prochain point
+ *        d'attente. Un thread qui termine sans céder la main est suivi, sur la même fibre, des
+ *        threads suivants de la passe jamais démarrés (Block::order, Block::cursor).
+ */
 void resume(ThreadSlot& slot);
 
 /** @brief Rend la main à l'ordonnanceur ; déroule la fibre si le noyau est interrompu. */
@@ -171,6 +182,17 @@ const char* warp_op_name(WarpOp op);
  * @return true si au moins une opération a été terminée (des fibres sont de nouveau prêtes).
  */
 bool complete_pending_warps(Block& block);
+
+// ---- tiles.cpp : tuiles de plusieurs warps -------------------------------------------------
+
+/** @brief Nom d'une opération de tuile pour un diagnostic (« thread_block_tile<64>::sync() »). */
+std::string tile_op_name(TileOp op, unsigned tile_size);
+
+/**
+ * @brief Le bloc est bloqué et @p waiting attend une opération de tuile : nomme les threads de
+ *        la tuile qui n'y viendront pas (faute).
+ */
+void report_incomplete_tile(Block& block, const ThreadSlot& waiting);
 
 // ---- diagnostics.cpp : rédaction et émission des fautes -------------------------------------
 
