@@ -157,7 +157,7 @@ void resume(ThreadSlot& slot);
 void suspend(ThreadSlot& slot);
 
 /**
- * @brief Avant la destruction de @p slot (qui déroule sa fibre, destructeurs compris) : une
+ * @brief Avant la destruction de la fibre de @p slot (qui la déroule, destructeurs compris) : une
  *        fibre suspendue dans une fonction noexcept est retirée du slot et abandonnée avec sa
  *        pile, la dérouler appellerait std::terminate.
  */

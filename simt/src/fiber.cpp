@@ -130,7 +130,7 @@ void yield_point_noexcept() noexcept {
 }
 
 void destroy_fiber(ThreadSlot& slot) {
-    if (!slot.in_noexcept_yield) return;  // déroulée par le destructeur de son ThreadSlot
+    if (!slot.in_noexcept_yield) return;  // déroulée ensuite par run_block (slot.fiber = {})
     // La dérouler ferait traverser une fonction noexcept à l'exception de déroulement : la
     // fibre et sa pile sont abandonnées, dans un tableau jamais détruit (rare : un lancement
     // interrompu par un interblocage).

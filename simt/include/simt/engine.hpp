@@ -59,8 +59,8 @@ using TileCombine = void (*)(const void* op, void* accumulator, const void* valu
  * @brief Opération collective sur la tuile de @p tile_size threads du thread courant (les
  *        threads de rang tile_size·k à tile_size·(k+1) − 1 du bloc) : chaque thread dépose
  *        @p size octets de @p value (au plus 16) et reçoit @p size octets dans @p result.
- *        @p parameter : rang source d'un shfl ; @p combine et @p op : l'opérateur de reduce
- *        et des scans, appliqué dans l'ordre des rangs.
+ *        @p parameter : rang source d'un shfl ; @p combine appliqué à @p combine_op :
+ *        l'opérateur de reduce et des scans, dans l'ordre des rangs.
  */
 void tile_collective(TileOp op, unsigned tile_size, const void* value, void* result, std::size_t size,
                      unsigned parameter, TileCombine combine, const void* combine_op,
