@@ -49,6 +49,10 @@ IGNORED = {
     "--generate-code": 1, "-maxrregcount": 1, "--maxrregcount": 1, "-t": 1, "--threads": 1,
     "-ccbin": 1, "--compiler-bindir": 1,
 }
+# Fichier de dépendances écrit pendant la compilation (-c), pour make : -MD y met tous les
+# en-têtes, -MMD ceux qui ne sont pas du système.
+DEPENDENCY_FLAGS = {"-MD": "-MD", "--generate-dependencies-with-compile": "-MD",
+                    "-MMD": "-MMD", "--generate-nonsystem-dependencies-with-compile": "-MMD"}
 # Les mêmes sous la forme --option=valeur (ou -arch=sm_80).
 IGNORED_WITH_VALUE = ("-arch=", "--gpu-architecture=", "-code=", "--gpu-code=", "-gencode=",
                       "--generate-code=", "-maxrregcount=", "--maxrregcount=", "-t=",
@@ -73,6 +77,10 @@ class Options:
     compile_only: bool = False
     all_cuda: bool = False  # -x cu : les .cpp aussi sont du CUDA
     program_arguments: list[str] = field(default_factory=list)
+    dependencies: str | None = None  # -MD ou -MMD : fichier de dépendances pour make
+    dependency_file: Path | None = None  # -MF
+    dependency_targets: list[str] = field(default_factory=list)  # -MT (plusieurs permis)
+    phony_headers: bool = False  # -MP
 
 
 def _take_value(args: list[str], i: int, option: str) -> tuple[str, int]:
@@ -162,6 +170,18 @@ def parse(args: list[str], tool: str) -> Options:
         elif arg in ("-c", "--compile", "-dc", "--device-c") and tool != "run":
             options.compile_only = True
             i += 1
+        elif arg in DEPENDENCY_FLAGS:
+            options.dependencies = DEPENDENCY_FLAGS[arg]
+            i += 1
+        elif arg in ("-MP", "--generate-dependency-targets"):
+            options.phony_headers = True
+            i += 1
+        elif arg.startswith(("-MF", "--dependency-output")):
+            value, i = _take_value(args, i, "-MF" if arg.startswith("-MF") else "--dependency-output")
+            options.dependency_file = Path(value)
+        elif arg.startswith(("-MT", "--dependency-target-name")):
+            value, i = _take_value(args, i, "-MT" if arg.startswith("-MT") else "--dependency-target-name")
+            options.dependency_targets.append(value)
         elif arg == "-x" and i + 1 < len(args) and args[i + 1] in ("cu", "c++"):
             options.all_cuda = args[i + 1] == "cu"  # -x cu : toutes les sources sont du CUDA
             i += 2
@@ -173,6 +193,13 @@ def parse(args: list[str], tool: str) -> Options:
         raise UsageError("-c compile des sources : les objets ne se passent qu'à l'édition de liens")
     if options.compile_only and options.output and len(options.sources) > 1:
         raise UsageError("-c avec -o n'accepte qu'une source (un objet par source)")
+    if options.dependencies is None and (options.dependency_file or options.dependency_targets
+                                         or options.phony_headers):
+        raise UsageError("-MF, -MT et -MP règlent le fichier de dépendances : ils demandent -MD ou -MMD")
+    if options.dependencies and not options.compile_only:
+        raise UsageError(f"{options.dependencies} s'emploie avec -c : un fichier de dépendances par objet")
+    if options.dependency_file and len(options.sources) > 1:
+        raise UsageError("-MF n'accepte qu'une source (un fichier de dépendances par objet)")
     return options
 
 
@@ -312,6 +339,30 @@ def rewrite(source: Path, options: Options, toolchain: Toolchain, done: set[Path
     return mirror_root_of(source)
 
 
+def dependency_flags(options: Options, object_file: Path, raw_file: Path) -> list[str]:
+    """Ce que reçoit g++ pour écrire les dépendances de object_file dans raw_file (qui passe
+    ensuite par write_dependencies)."""
+    if options.dependencies is None:
+        return []
+    targets = options.dependency_targets or [str(object_file)]
+    return ([options.dependencies, "-MF", str(raw_file)]
+            + [flag for target in targets for flag in ("-MT", target)]
+            + (["-MP"] if options.phony_headers else []))
+
+
+def write_dependencies(options: Options, object_file: Path, raw_file: Path) -> None:
+    """Le fichier de dépendances, comme nvcc l'écrirait : à l'endroit demandé par -MF, sinon à
+    côté de l'objet (objet.d) ; les copies réécrites y redeviennent les fichiers d'origine, et
+    un make qui l'inclut reconstruit l'objet quand un en-tête change."""
+    if options.dependencies is None:
+        return
+    text = raw_file.read_text(encoding="utf-8", errors="surrogateescape")
+    if _mirror is not None:
+        text = text.replace(str(_mirror) + os.sep, os.sep)
+    destination = options.dependency_file or object_file.with_suffix(".d")
+    destination.write_text(text, encoding="utf-8", errors="surrogateescape")
+
+
 def compile_host_source(source: Path, object_file: Path, options: Options, toolchain: Toolchain) -> None:
     """Un .cpp, comme nvcc le traite : confié au compilateur de l'hôte, sans le prélude CUDA
     (il inclut lui-même cuda_runtime.h s'il appelle l'API) ; une fonction hôte qui porte le
@@ -320,9 +371,18 @@ def compile_host_source(source: Path, object_file: Path, options: Options, toolc
                + options.defines + [flag for directory in options.includes for flag in ("-I", str(directory))]
                + ["-isystem", str(toolchain.cuda_include), "-isystem", str(toolchain.cuda_include / "cccl")]
                + options.host_flags + ["-iquote", str(source.absolute().parent), str(source),
-                                       "-o", str(object_file)])
+                                       "-o", str(object_file)]
+               + dependency_flags(options, object_file, raw_dependencies(object_file)))
     if subprocess.run(command).returncode != 0:
         raise BuildError()
+    write_dependencies(options, object_file, raw_dependencies(object_file))
+
+
+def raw_dependencies(object_file: Path) -> Path:
+    """Dépendances telles que g++ les écrit (chemins des copies réécrites), dans le dossier
+    de travail : le fichier demandé n'est écrit qu'une fois ces chemins traduits."""
+    assert _mirror is not None
+    return _mirror.parent / "dependances" / (object_file.name + ".d")
 
 
 def compile_source(source: Path, object_file: Path, options: Options, toolchain: Toolchain,
@@ -332,15 +392,18 @@ def compile_source(source: Path, object_file: Path, options: Options, toolchain:
         return
     copy = rewrite(source, options, toolchain, done)
     command = (["g++", "-x", "c++", "-c"] + toolchain.compile_flags(options)
-               + ["-iquote", str(source.absolute().parent), str(copy), "-o", str(object_file)])
+               + ["-iquote", str(source.absolute().parent), str(copy), "-o", str(object_file)]
+               + dependency_flags(options, object_file, raw_dependencies(object_file)))
     if subprocess.run(command).returncode != 0:
         raise BuildError()
+    write_dependencies(options, object_file, raw_dependencies(object_file))
 
 
 def build(options: Options, tool: str, work: Path) -> Path | None:
     """Compile (et lie, sauf -c) ; rend le programme produit."""
     global _mirror
     _mirror = work / "src"
+    (work / "dependances").mkdir(parents=True, exist_ok=True)
     toolchain = Toolchain.find()
     done: set[Path] = set()
     objects = []
@@ -368,8 +431,9 @@ USAGE = {
     "nvcc": "Usage : simt-nvcc [OPTIONS] [-c] SOURCES... OBJETS... [-o SORTIE]\n"
             "Compile pour l'émulateur simt comme nvcc : -c produit un objet par source, sinon\n"
             "sources et objets sont liés en un programme (a.out par défaut). Options : -I, -D,\n"
-            "-U, -std=, -o, -Xcompiler, -Xlinker, -l, -L ; -arch, -gencode, -lineinfo, -O, -g,\n"
-            "-G, --extended-lambda sont acceptées.",
+            "-U, -std=, -o, -Xcompiler, -Xlinker, -l, -L ; avec -c, -MD, -MMD, -MF, -MT, -MP\n"
+            "(dépendances pour make) ; -arch, -gencode, -lineinfo, -O, -g, -G,\n"
+            "--extended-lambda sont acceptées.",
 }
 
 

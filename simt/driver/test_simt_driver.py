@@ -53,6 +53,17 @@ class Options(unittest.TestCase):
         options = parse([self.a, "--", "-n", "5"], "run")
         self.assertEqual(options.program_arguments, ["-n", "5"])
 
+    def test_dependency_options(self):
+        options = parse(["-MMD", "-MP", "-MF", "dep/a.d", "-MTcible.o", "-MT", "autre", "-c", self.a],
+                        "nvcc")
+        self.assertEqual(options.dependencies, "-MMD")
+        self.assertTrue(options.phony_headers)
+        self.assertEqual(options.dependency_file, pathlib.Path("dep/a.d"))
+        self.assertEqual(options.dependency_targets, ["cible.o", "autre"])
+        self.assertEqual(parse(["-MD", "-c", self.a], "nvcc").dependencies, "-MD")
+        flags = simt_driver.dependency_flags(options, pathlib.Path("a.o"), pathlib.Path("brut.d"))
+        self.assertEqual(flags, ["-MMD", "-MF", "brut.d", "-MT", "cible.o", "-MT", "autre", "-MP"])
+
     def test_refusals(self):
         cases = [
             (["--inconnue", self.a], "nvcc", "option inconnue : --inconnue"),
@@ -64,6 +75,9 @@ class Options(unittest.TestCase):
             (["notes.txt"], "nvcc", "ni une source"),
             (["-c", self.a, self.b, "-o", "x.o"], "nvcc", "une source"),
             (["-c", self.o], "nvcc", "édition de liens"),
+            (["-MD", self.a], "nvcc", "s'emploie avec -c"),
+            (["-MF", "a.d", "-c", self.a], "nvcc", "demandent -MD ou -MMD"),
+            (["-MMD", "-MF", "a.d", "-c", self.a, self.b], "nvcc", "-MF n'accepte qu'une source"),
         ]
         for args, tool, message in cases:
             with self.subTest(args=args):

@@ -28,9 +28,10 @@ thread_local constinit ThreadSlot* current_thread = nullptr;
 
 namespace {
 
-/** @brief Ordre de reprise des fibres pour la passe en cours. */
-std::vector<unsigned> pass_order(const Block& block) {
-    std::vector<unsigned> order(block.threads.size());
+/** @brief Ordre de reprise des fibres pour la passe en cours, rangé dans block.order. */
+void pass_order(Block& block) {
+    std::vector<unsigned>& order = block.order;
+    order.resize(block.threads.size());
     std::iota(order.begin(), order.end(), 0u);
     const int mode = block.launch->order;
     if (mode == 1) {
@@ -40,7 +41,6 @@ std::vector<unsigned> pass_order(const Block& block) {
                                block.index.x * 31u + block.index.y * 17u + block.index.z);
         std::shuffle(order.begin(), order.end(), generator);
     }
-    return order;
 }
 
 }  // namespace
@@ -52,29 +52,45 @@ void run_block(Launch& launch, unsigned linear_block) {
     // statiques : les adresses partagées de 32 bits en sont des décalages (shared_window.cpp).
     std::byte* dynamic_shared = dynamic_shared_window();
     std::memset(dynamic_shared, 0xcd, std::min(launch.shape.dynamic_shared_bytes, kSharedWindowBytes));  // indéfini, comme sur GPU
-    Block block{&launch, {linear_block % grid.x, linear_block / grid.x % grid.y,
-                          linear_block / (grid.x * grid.y)}, {}, dynamic_shared, false, 0};
+    Block block{};
+    block.launch = &launch;
+    block.index = {linear_block % grid.x, linear_block / grid.x % grid.y, linear_block / (grid.x * grid.y)};
+    block.dynamic_shared = dynamic_shared;
     blockIdx = block.index;
     blockDim = shape;
     gridDim = grid;
     current_block = &block;
     join_cluster(block);
 
+    // Les ThreadSlot servent d'un bloc à l'autre du même thread du système : ni allocation ni
+    // initialisation de toute la rangée par bloc (un bloc de 1 024 threads en occupe 170 Kio).
+    thread_local std::vector<ThreadSlot> spare;
+    block.threads.swap(spare);
     const unsigned count = shape.x * shape.y * shape.z;
     block.threads.resize(count);
     for (unsigned linear = 0; linear < count; ++linear) {
+        // Tout l'état d'un thread repart de zéro (requêtes de warp, de groupe de warps, de
+        // tuile, arrivées au cluster…) ; seules les capacités des files de copies sont gardées.
         ThreadSlot& slot = block.threads[linear];
+        std::vector<AsyncCopy> open_group = std::move(slot.open_group);
+        std::vector<std::vector<AsyncCopy>> committed = std::move(slot.committed);
+        open_group.clear();
+        committed.clear();
+        slot = ThreadSlot{};
+        slot.open_group = std::move(open_group);
+        slot.committed = std::move(committed);
         slot.linear = linear;
         slot.index = {linear % shape.x, linear / shape.x % shape.y, linear / (shape.x * shape.y)};
-        start_fiber(slot, launch);
     }
 
     while (!block.aborted) {
         bool ran = true;
         while (ran && !block.aborted) {
             ran = false;
-            for (unsigned index : pass_order(block)) {
-                ThreadSlot& slot = block.threads[index];
+            pass_order(block);
+            // resume fait avancer block.cursor quand une fibre enchaîne plusieurs threads.
+            for (block.cursor = 0; block.cursor < block.order.size(); ++block.cursor) {
+                ThreadSlot& slot = block.threads[block.order[block.cursor]];
                 if (slot.state != State::ready) continue;
                 resume(slot);
                 ran = true;
@@ -84,7 +100,15 @@ void run_block(Launch& launch, unsigned linear_block) {
                     break;
                 }
             }
-            if (ran) std::this_thread::yield();  // attente active d'un autre bloc : laisser la main
+            // Un thread a peut-être cédé la main dans une attente active d'un autre bloc : laisser
+            // le processeur aux threads du système des autres blocs. Seulement dans ce cas : sur
+            // une machine chargée, chaque sched_yield peut coûter la tranche de temps d'un autre
+            // processus, et une passe qui n'a fait que terminer des threads ou atteindre des
+            // barrières n'attend personne.
+            if (ran && block.spun) {
+                block.spun = false;
+                std::this_thread::yield();
+            }
         }
         if (block.aborted) break;
         if (std::all_of(block.threads.begin(), block.threads.end(),
@@ -98,9 +122,13 @@ void run_block(Launch& launch, unsigned linear_block) {
         if (all_at_same_barrier(block)) release_barrier(block);
     }
     if (!block.aborted) check_warpgroups_at_exit(block);  // wgmma jamais attendus (wgmma.cpp)
-    // Détruire une fibre suspendue la déroule (destructeurs compris) sur sa propre pile.
-    for (ThreadSlot& slot : block.threads) destroy_fiber(slot);
-    block.threads.clear();
+    // Les fibres sont créées à la première reprise d'un thread (resume, fiber.cpp). Détruire
+    // une fibre suspendue (slot.fiber = {}) la déroule, destructeurs compris, sur sa pile.
+    for (ThreadSlot& slot : block.threads) {
+        destroy_fiber(slot);
+        slot.fiber = {};
+    }
+    block.threads.swap(spare);
     current_block = nullptr;
     current_thread = nullptr;
 }

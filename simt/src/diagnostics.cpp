@@ -46,6 +46,8 @@ std::string state_text(const ThreadSlot& slot) {
             return std::string("attend ") + warp_request_name(slot.warp) + " (" + location(slot.where) + ")";
         case State::at_warpgroup:
             return std::string("attend ") + slot.warpgroup.name + " (" + location(slot.where) + ")";
+        case State::at_tile:
+            return "attend " + tile_op_name(slot.tile_op, slot.tile_size) + " (" + location(slot.where) + ")";
         case State::ready: return "s'exécute";
     }
     return "";

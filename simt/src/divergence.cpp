@@ -37,10 +37,12 @@ bool all_at_same_barrier(Block& block) {
     ThreadSlot* finished = nullptr;
     ThreadSlot* warp_waiting = nullptr;
     ThreadSlot* warpgroup_waiting = nullptr;
+    ThreadSlot* tile_waiting = nullptr;
     for (ThreadSlot& slot : block.threads) {
         if (slot.state == State::done) finished = finished ? finished : &slot;
         else if (slot.state == State::at_warp) warp_waiting = warp_waiting ? warp_waiting : &slot;
         else if (slot.state == State::at_warpgroup) warpgroup_waiting = warpgroup_waiting ? warpgroup_waiting : &slot;
+        else if (slot.state == State::at_tile) tile_waiting = tile_waiting ? tile_waiting : &slot;
         else if (!waiting) waiting = &slot;
     }
     if (warp_waiting) {
@@ -49,6 +51,12 @@ bool all_at_same_barrier(Block& block) {
     }
     if (warpgroup_waiting) {  // warpgroup.cpp : les warps du groupe qui n'y viennent pas
         report_missing_warps(block, *warpgroup_waiting);
+        return false;
+    }
+    // Une tuile complète est libérée par son dernier arrivé (tiles.cpp) : celle qui attend
+    // encore quand le bloc est bloqué attend un thread qui n'y viendra pas.
+    if (tile_waiting) {
+        report_incomplete_tile(block, *tile_waiting);
         return false;
     }
     if (!waiting) return false;  // tous terminés

@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <functional>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -35,7 +36,7 @@ inline constexpr std::size_t kSharedWindowAlignment = 1024;
 struct KernelAbort {};
 
 /** @brief Où en est un thread CUDA : prêt, arrêté à un point d'attente, ou terminé. */
-enum class State { ready, at_barrier, at_warp, at_grid, at_warpgroup, at_cluster, done };
+enum class State { ready, at_barrier, at_warp, at_grid, at_warpgroup, at_cluster, at_tile, done };
 
 /** @brief Ce qu'une lane dépose pour une opération de warp, et ce qu'elle en reçoit. */
 struct WarpRequest {
@@ -74,15 +75,20 @@ struct ThreadSlot {
     unsigned linear = 0;
     State state = State::ready;
     bool in_noexcept_yield = false;  // suspendu dans yield_point_noexcept : ne pas dérouler
-    bool started = false;            // reprise au moins une fois par l'ordonnanceur
+    bool started = false;            // a commencé le noyau (sa fibre existe, ou il a terminé)
     boost::context::fiber fiber;
     boost::context::fiber* sink = nullptr;  // continuation de l'ordonnanceur, sur la pile de la fibre
     BarrierKind barrier_kind = BarrierKind::sync;
     int predicate = 0;
     int barrier_result = 0;
     std::source_location where;
-    WarpRequest warp;
+    WarpRequest warp;                                 // aussi la valeur d'une opération de tuile
     WarpgroupRequest warpgroup;
+    std::uint64_t call_path = 0;                      // pile d'appels de coalesced_threads() (warp.cpp)
+    TileOp tile_op = TileOp::sync;                    // opération de tuile attendue (at_tile)
+    unsigned tile_size = 0;
+    TileCombine combine = nullptr;
+    const void* combine_op = nullptr;
     std::vector<AsyncCopy> open_group;                // copies depuis le dernier commit
     std::vector<std::vector<AsyncCopy>> committed;    // groupes fermés, du plus ancien au plus récent
     unsigned cluster_arrivals = 0;  // barrier.cluster.arrive faits par ce thread (cluster.cpp)
@@ -182,6 +188,10 @@ struct Block {
     Cluster* cluster = nullptr;             // son cluster (créé à la demande hors lancement à clusters)
     unsigned cluster_rank = 0;
     std::unique_ptr<Cluster> own_cluster{}; // cluster implicite d'un seul bloc
+    std::vector<unsigned> order;       // ordre de reprise de la passe en cours (pass_order)
+    std::size_t cursor = 0;            // position dans order du thread en cours
+    unsigned long long finished_threads = 0;  // terminés, pas encore comptés dans Launch::progress
+    bool spun = false;  // un thread a cédé la main à un point d'attente (atomique, attente active)
 };
 
 // Le bloc et le thread CUDA en cours sur ce thread du système (block.cpp).
@@ -237,17 +247,18 @@ std::string cluster_deadlock_text(Launch& launch);
 
 // ---- fiber.cpp : les threads CUDA en fibres --------------------------------------------------
 
-/** @brief Crée la fibre de @p slot ; elle exécutera le corps du noyau à sa première reprise. */
-void start_fiber(ThreadSlot& slot, Launch& launch);
-
-/** @brief Reprend la fibre de @p slot jusqu'à son prochain point d'attente. */
+/**
+ * @brief Reprend la fibre de @p slot (la crée s'il n'a pas démarré) jusqu'à son prochain point
+ *        d'attente. Un thread qui termine sans céder la main est suivi, sur la même fibre, des
+ *        threads suivants de la passe jamais démarrés (Block::order, Block::cursor).
+ */
 void resume(ThreadSlot& slot);
 
 /** @brief Rend la main à l'ordonnanceur ; déroule la fibre si le noyau est interrompu. */
 void suspend(ThreadSlot& slot);
 
 /**
- * @brief Avant la destruction de @p slot (qui déroule sa fibre, destructeurs compris) : une
+ * @brief Avant la destruction de la fibre de @p slot (qui la déroule, destructeurs compris) : une
  *        fibre suspendue dans une fonction noexcept est retirée du slot et abandonnée avec sa
  *        pile, la dérouler appellerait std::terminate.
  */
@@ -305,6 +316,16 @@ WarpgroupState& warpgroup_state(Block& block, const ThreadSlot& slot);
 
 /** @brief Fin du bloc : des wgmma jamais attendus par wgmma.wait_group sont une faute (wgmma.cpp). */
 void check_warpgroups_at_exit(Block& block);
+// ---- tiles.cpp : tuiles de plusieurs warps -------------------------------------------------
+
+/** @brief Nom d'une opération de tuile pour un diagnostic (« thread_block_tile<64>::sync() »). */
+std::string tile_op_name(TileOp op, unsigned tile_size);
+
+/**
+ * @brief Le bloc est bloqué et @p waiting attend une opération de tuile : nomme les threads de
+ *        la tuile qui n'y viendront pas (faute).
+ */
+void report_incomplete_tile(Block& block, const ThreadSlot& waiting);
 
 // ---- diagnostics.cpp : rédaction et émission des fautes -------------------------------------
 

@@ -331,6 +331,17 @@ void invalidate_capture(cudaStream_t stream) {
     if (const auto it = capturing.find(stream); it != capturing.end()) invalidate(*it->second.capture);
 }
 
+bool refused_during_capture(const char* api, cudaStream_t stream, const char* node_kind, cudaError_t error) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess || status == cudaStreamCaptureStatusNone)
+        return false;
+    report(std::string("simt : ") + api + " pendant la capture d'un flux : les nœuds " + node_kind +
+           " ne sont pas émulés ; la capture est invalidée.");
+    invalidate_capture(stream);
+    record_error(error);
+    return true;
+}
+
 void forget_stream(cudaStream_t stream) {
     std::lock_guard lock(graphs_mutex);
     capturing.erase(stream);

@@ -133,6 +133,14 @@ bool capture_event_wait(cudaStream_t stream, cudaEvent_t event, cudaError_t& res
 /** @brief Invalide la capture de @p stream après une erreur (un lancement refusé). */
 void invalidate_capture(cudaStream_t stream);
 
+/**
+ * @brief Un appel que la capture de @p stream changerait en nœud que simt n'émule pas (nœud
+ *        @p node_kind : « d'allocation », « d'hôte ») : si le flux capture, diagnostic qui
+ *        nomme @p api, capture invalidée, @p error consignée.
+ * @return true si l'appel est refusé (il rend alors @p error).
+ */
+bool refused_during_capture(const char* api, cudaStream_t stream, const char* node_kind, cudaError_t error);
+
 /** @brief Oublie la capture de @p stream détruit. */
 void forget_stream(cudaStream_t stream);
 

@@ -50,22 +50,11 @@ bool known(cudaMemPool_t pool) {
                        [pool](const auto& created) { return created.get() == pool; });
 }
 
-/** Pendant une capture, l'allocation deviendrait un nœud d'allocation, non émulé. */
-bool refused_during_capture(const char* api, cudaStream_t stream) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess || status == cudaStreamCaptureStatusNone)
-        return false;
-    report(std::string("simt : ") + api + " pendant la capture d'un flux : les nœuds d'allocation ne "
-           "sont pas émulés ; la capture est invalidée.");
-    invalidate_capture(stream);
-    record_error(cudaErrorNotSupported);
-    return true;
-}
-
 cudaError_t allocate_from(void** pointer, std::size_t size, cudaMemPool_t pool, cudaStream_t stream,
                           const char* api) {
     if (!pointer) return failure(cudaErrorInvalidValue);
-    if (refused_during_capture(api, stream)) return cudaErrorNotSupported;
+    // Pendant une capture, l'allocation deviendrait un nœud d'allocation, non émulé.
+    if (refused_during_capture(api, stream, "d'allocation", cudaErrorNotSupported)) return cudaErrorNotSupported;
     {
         std::lock_guard lock(pools().mutex);
         if (!known(pool)) return failure(cudaErrorInvalidValue);
@@ -107,7 +96,8 @@ cudaError_t cudaMallocFromPoolAsync(void** pointer, size_t size, cudaMemPool_t p
     return simt::detail::allocate_from(pointer, size, pool, stream, "cudaMallocFromPoolAsync");
 }
 cudaError_t cudaFreeAsync(void* pointer, cudaStream_t stream) {
-    if (simt::detail::refused_during_capture("cudaFreeAsync", stream)) return cudaErrorNotSupported;
+    if (simt::detail::refused_during_capture("cudaFreeAsync", stream, "d'allocation", cudaErrorNotSupported))
+        return cudaErrorNotSupported;
     return cudaFree(pointer);  // oublie aussi l'allocation de sa réserve
 }
 

@@ -6,34 +6,13 @@
  */
 #include "internal.hpp"
 
-#include <string>
-
-namespace simt::detail {
-namespace {
-
-/**
- * Pendant une capture, le travail de l'hôte deviendrait un nœud d'hôte, que l'émulateur ne
- * modélise pas : refus avec un diagnostic, et la capture est invalidée.
- */
-bool refused_during_capture(const char* api, cudaStream_t stream, cudaError_t error) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(stream, &status) != cudaSuccess || status == cudaStreamCaptureStatusNone)
-        return false;
-    report(std::string("simt : ") + api + " pendant la capture d'un flux : les nœuds d'hôte ne sont pas "
-           "émulés ; la capture est invalidée.");
-    invalidate_capture(stream);
-    record_error(error);
-    return true;
-}
-
-}  // namespace
-}  // namespace simt::detail
 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* user_data,
                                   unsigned int flags) {
     if (!callback || flags != 0) return simt::detail::failure(cudaErrorInvalidValue);
     // CUDA interdit ce rappel pendant une capture (cudaLaunchHostFunc le remplace).
-    if (simt::detail::refused_during_capture("cudaStreamAddCallback", stream, cudaErrorStreamCaptureUnsupported))
+    if (simt::detail::refused_during_capture("cudaStreamAddCallback", stream, "d'hôte",
+                                             cudaErrorStreamCaptureUnsupported))
         return cudaErrorStreamCaptureUnsupported;
     // Le rappel reçoit l'état du flux : l'erreur collante d'un noyau fautif, s'il y en a une.
     callback(stream, simt::detail::sticky_error(), user_data);
@@ -42,7 +21,8 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t function, void* user_data) {
     if (!function) return simt::detail::failure(cudaErrorInvalidValue);
-    if (simt::detail::refused_during_capture("cudaLaunchHostFunc", stream, cudaErrorNotSupported))
+    // Pendant une capture, le travail de l'hôte deviendrait un nœud d'hôte, non émulé.
+    if (simt::detail::refused_during_capture("cudaLaunchHostFunc", stream, "d'hôte", cudaErrorNotSupported))
         return cudaErrorNotSupported;
     // Contrairement au rappel, la fonction n'est pas appelée après une erreur du contexte.
     if (const cudaError_t error = simt::detail::sticky_error(); error != cudaSuccess) return error;

@@ -7,7 +7,10 @@
  */
 #include "execution.hpp"
 
+#include <execinfo.h>
+
 #include <bit>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -25,6 +28,7 @@ const char* warp_op_name(WarpOp op) {
         case WarpOp::sync: return "__syncwarp";
         case WarpOp::exchange: return "opération collective de warp";
         case WarpOp::elect: return "elect.sync";
+        case WarpOp::coalesce: return "coalesced_threads()";
     }
     return "opération de warp";
 }
@@ -147,7 +151,8 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
                 std::memcpy(own.result, &any, sizeof any);
                 break;
             }
-            case WarpOp::sync: break;
+            case WarpOp::sync:
+            case WarpOp::coalesce: break;
             case WarpOp::elect: {  // choix déterministe permis par le PTX ISA : la plus petite lane
                 const unsigned leader = static_cast<unsigned>(std::countr_zero(present));
                 std::memcpy(own.result, &leader, sizeof leader);
@@ -201,6 +206,8 @@ bool warp_ready(const Block& block, const ThreadSlot& self, const ThreadSlot** d
         if (!(self.warp.mask >> lane & 1u) || exited(block, first + lane)) continue;
         const ThreadSlot& other = block.threads[first + lane];
         if (other.state != State::at_warp) return false;
+        // Une lane arrêtée à coalesced_threads() n'a pas encore atteint cette opération.
+        if (other.warp.op == WarpOp::coalesce) return false;
         if (!same_operation(other.warp, other.where, self.warp, self.where)) {
             *discord = &other;
             return false;
@@ -223,19 +230,88 @@ void try_complete_warp(Block& block, ThreadSlot& self) {
     else if (discord) discordant(self, *discord);
 }
 
+/**
+ * @brief Forme les groupes de coalesced_threads() : dans chaque warp, les lanes arrêtées au
+ *        même appel (même ligne, même pile d'appels) ; chacune reçoit le masque de son groupe.
+ * @return true si au moins un groupe a été formé.
+ */
+bool form_coalesced_groups(Block& block) {
+    bool formed = false;
+    for (ThreadSlot& slot : block.threads) {
+        if (slot.state != State::at_warp || slot.warp.op != WarpOp::coalesce) continue;
+        const unsigned first = slot.linear / kWarpSize * kWarpSize;
+        unsigned mask = 0;
+        ThreadSlot* members[kWarpSize] = {};
+        for (unsigned lane = 0; lane < kWarpSize && first + lane < block.threads.size(); ++lane) {
+            ThreadSlot& other = block.threads[first + lane];
+            if (other.state == State::at_warp && other.warp.op == WarpOp::coalesce &&
+                other.call_path == slot.call_path &&
+                same_operation(other.warp, other.where, slot.warp, slot.where)) {
+                mask |= 1u << lane;
+                members[lane] = &other;
+            }
+        }
+        for (ThreadSlot* member : members)
+            if (member) {
+                std::memcpy(member->warp.result, &mask, sizeof mask);
+                member->state = State::ready;
+            }
+        formed = true;
+    }
+    return formed;
+}
+
 }  // namespace
 
 bool complete_pending_warps(Block& block) {
     bool completed = false;
     for (ThreadSlot& slot : block.threads) {
-        if (slot.state != State::at_warp || block.aborted) continue;
+        if (slot.state != State::at_warp || slot.warp.op == WarpOp::coalesce || block.aborted) continue;
         const ThreadSlot* discord = nullptr;
         if (warp_ready(block, slot, &discord)) {
             complete_warp(block, slot.linear / kWarpSize * kWarpSize, slot.warp);
             completed = true;
         }
     }
+    // Plus rien n'avance : les lanes d'une autre branche sont arrêtées ailleurs, les groupes
+    // de coalesced_threads() peuvent se former sans elles.
+    if (!block.aborted && form_coalesced_groups(block)) completed = true;
     return completed && !block.aborted;
+}
+
+namespace {
+
+/**
+ * @brief Empreinte de la pile d'appels du thread courant (adresses de retour) : deux branches
+ *        qui appellent la même fonction, donc coalesced_threads() à la même ligne, le font
+ *        depuis des sites d'appel différents, et forment des groupes différents, comme sur GPU.
+ */
+std::uint64_t call_path_hash() {
+    void* frames[48];
+    const int count = backtrace(frames, 48);
+    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a
+    for (int i = 0; i < count; ++i) {
+        hash ^= reinterpret_cast<std::uintptr_t>(frames[i]);
+        hash *= 1099511628211ull;
+    }
+    return hash;
+}
+
+}  // namespace
+
+unsigned coalesced_lanes(const std::source_location& where) {
+    ThreadSlot& self = *current_thread;
+    self.where = where;
+    self.call_path = call_path_hash();
+    WarpRequest& request = self.warp;
+    request.op = WarpOp::coalesce;
+    request.mask = 0;
+    request.size = sizeof(unsigned);
+    self.state = State::at_warp;
+    suspend(self);
+    unsigned mask = 0;
+    std::memcpy(&mask, request.result, sizeof mask);
+    return mask;
 }
 
 void warp_collective(WarpOp op, unsigned mask, const void* value, void* result, std::size_t size,

@@ -2,13 +2,15 @@
  * @file
  * @brief Groupes coopératifs pour l'émulateur simt (remplace l'en-tête du toolkit, qui
  *        ne se compile qu'avec nvcc) : bloc, grille, cluster de blocs, tuiles statiques et
- *        dynamiques. Les tuiles tiennent dans un warp (1 à 32 threads, puissance de 2). Tout
- *        groupe sauf le cluster se convertit en thread_group (bloc, tuile ou groupe coalescé,
- *        de nature connue à l'exécution), comme dans CUDA.
+ *        dynamiques. Une tuile statique compte de 1 à 1 024 threads (puissance de 2), une tuile
+ *        dynamique tient dans un warp. Tout groupe sauf le cluster se convertit en thread_group
+ *        (bloc, tuile ou groupe coalescé, de nature connue à l'exécution), comme dans CUDA.
  */
 #pragma once
 
+#include <cstring>
 #include <source_location>
+#include <type_traits>
 
 namespace cooperative_groups {
 
@@ -32,6 +34,34 @@ inline unsigned compact(unsigned bits, unsigned mask) {
 inline unsigned block_rank() { return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x; }
 inline unsigned block_size() { return blockDim.x * blockDim.y * blockDim.z; }
 
+/** @brief sync() d'une tuile de plusieurs warps. */
+inline void tile_sync(unsigned size, const std::source_location& where) {
+    int unused = 0;
+    simt::detail::tile_collective(simt::detail::TileOp::sync, size, &unused, &unused, sizeof unused, 0,
+                                  nullptr, nullptr, where);
+}
+
+/** @brief L'opérateur @p op (de type Op) appliqué à deux valeurs de type T rangées en mémoire. */
+template <typename T, typename Op>
+void combine(const void* op, void* accumulator, const void* value) {
+    T a, b;
+    std::memcpy(&a, accumulator, sizeof(T));
+    std::memcpy(&b, value, sizeof(T));
+    const T combined = (*static_cast<const Op*>(op))(a, b);
+    std::memcpy(accumulator, &combined, sizeof(T));
+}
+
+/** @brief Réduction ou scan sur une tuile de plusieurs warps, dans l'ordre des rangs. */
+template <typename T, typename Op>
+T tile_fold(simt::detail::TileOp kind, unsigned size, T value, const Op& op, const std::source_location& where) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8,
+                  "simt : sur une tuile de plus de 32 threads, CUDA limite les opérations collectives "
+                  "aux types de 8 octets au plus");
+    T result{};
+    simt::detail::tile_collective(kind, size, &value, &result, sizeof(T), 0, &combine<T, Op>, &op, where);
+    return result;
+}
+
 }  // namespace detail
 
 /**
@@ -43,13 +73,15 @@ public:
     void sync(const std::source_location& where = std::source_location::current()) const {
         if (kind_ == kind::block)
             simt::detail::block_barrier(simt::detail::BarrierKind::sync, 0, where);
+        else if (kind_ == kind::tile && size_ > 32)
+            detail::tile_sync(size_, where);
         else
             __syncwarp(mask(), where);
     }
     unsigned thread_rank() const {
         switch (kind_) {
             case kind::block: return detail::block_rank();
-            case kind::tile: return simt::detail::lane_id() % size_;
+            case kind::tile: return detail::block_rank() % size_;
             case kind::coalesced: break;
         }
         return unsigned(__popc(mask_ & ((1u << simt::detail::lane_id()) - 1u)));
@@ -88,7 +120,11 @@ protected:
     friend thread_group tiled_partition(const thread_group& parent, unsigned size);
 };
 
-/** @brief Mémoire de tuiles plus grandes qu'un warp : sans objet ici (tuiles ≤ 32 threads). */
+/**
+ * @brief Mémoire des tuiles de plus d'un warp : sur GPU, leurs barrières et leurs échanges y
+ *        passent (obligatoire avant sm_80) ; simt les fait dans son moteur (tiles.cpp), elle
+ *        n'est donc pas utilisée.
+ */
 template <unsigned MaxBlockSize = 1024>
 struct block_tile_memory {
     static_assert(MaxBlockSize >= 1 && MaxBlockSize <= 1024, "simt : un bloc compte de 1 à 1 024 threads");
@@ -207,11 +243,17 @@ public:
 
 inline cluster_group this_cluster() { return {}; }
 
-/** @brief Tuile de Size threads consécutifs d'un warp. */
+/**
+ * @brief Tuile de Size threads consécutifs du bloc. Jusqu'à 32 threads, elle tient dans un warp
+ *        et a toutes les opérations de warp ; de 64 à 1 024 (plusieurs warps), CUDA n'en garde
+ *        que sync, shfl, any, all (et reduce, les scans), sur des types de 8 octets au plus :
+ *        les autres n'y sont pas déclarées, comme dans cooperative_groups.h.
+ */
 template <unsigned Size, typename Parent = void>
 class thread_block_tile : public thread_group {
-    static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
-                  "simt : une tuile tient dans un warp (1 à 32 threads, puissance de 2)");
+    static_assert(Size >= 1 && Size <= 1024 && (Size & (Size - 1)) == 0,
+                  "simt : une tuile compte de 1 à 1 024 threads, puissance de 2");
+    static constexpr bool kMultiWarp = Size > 32;
 
 public:
     thread_block_tile() : thread_group(kind::tile, Size, 0) {}
@@ -220,45 +262,78 @@ public:
     thread_block_tile(const thread_block_tile<Size, OtherParent>&) : thread_group(kind::tile, Size, 0) {}
     static constexpr unsigned num_threads() { return Size; }
     static constexpr unsigned size() { return Size; }
-    unsigned thread_rank() const { return simt::detail::lane_id() % Size; }
+    unsigned thread_rank() const { return detail::block_rank() % Size; }
     void sync(const std::source_location& where = std::source_location::current()) const {
-        __syncwarp(mask(), where);
+        if constexpr (kMultiWarp) detail::tile_sync(Size, where);
+        else __syncwarp(mask(), where);
     }
 
     template <typename T>
-    T shfl(T value, int source, const std::source_location& w = std::source_location::current()) const {
-        return __shfl_sync(mask(), value, source, int(Size), w);
+    T shfl(T value, unsigned source, const std::source_location& w = std::source_location::current()) const {
+        if constexpr (kMultiWarp) {
+            static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8,
+                          "simt : sur une tuile de plus de 32 threads, CUDA limite shfl aux types de "
+                          "8 octets au plus");
+            T result{};
+            simt::detail::tile_collective(simt::detail::TileOp::shfl, Size, &value, &result, sizeof(T),
+                                          source, nullptr, nullptr, w);
+            return result;
+        } else {
+            return __shfl_sync(mask(), value, int(source), int(Size), w);
+        }
     }
     template <typename T>
-    T shfl_down(T value, unsigned delta, const std::source_location& w = std::source_location::current()) const {
+    T shfl_down(T value, unsigned delta, const std::source_location& w = std::source_location::current()) const
+        requires(!kMultiWarp) {
         return __shfl_down_sync(mask(), value, delta, int(Size), w);
     }
     template <typename T>
-    T shfl_up(T value, unsigned delta, const std::source_location& w = std::source_location::current()) const {
+    T shfl_up(T value, unsigned delta, const std::source_location& w = std::source_location::current()) const
+        requires(!kMultiWarp) {
         return __shfl_up_sync(mask(), value, delta, int(Size), w);
     }
     template <typename T>
-    T shfl_xor(T value, int lane_mask, const std::source_location& w = std::source_location::current()) const {
+    T shfl_xor(T value, int lane_mask, const std::source_location& w = std::source_location::current()) const
+        requires(!kMultiWarp) {
         return __shfl_xor_sync(mask(), value, lane_mask, int(Size), w);
     }
     int any(int predicate, const std::source_location& w = std::source_location::current()) const {
-        return __any_sync(mask(), predicate, w);
+        return vote(simt::detail::TileOp::any, predicate, w);
     }
     int all(int predicate, const std::source_location& w = std::source_location::current()) const {
-        return __all_sync(mask(), predicate, w);
+        return vote(simt::detail::TileOp::all, predicate, w);
     }
-    unsigned ballot(int predicate, const std::source_location& w = std::source_location::current()) const {
+    unsigned ballot(int predicate, const std::source_location& w = std::source_location::current()) const
+        requires(!kMultiWarp) {
         return __ballot_sync(mask(), predicate, w) >> (simt::detail::lane_id() / Size * Size);
     }
+
+private:
+    int vote(simt::detail::TileOp op, int predicate, const std::source_location& w) const {
+        if constexpr (kMultiWarp) {
+            int result = 0;
+            simt::detail::tile_collective(op, Size, &predicate, &result, sizeof(int), 0, nullptr, nullptr, w);
+            return result;
+        } else {
+            return op == simt::detail::TileOp::any ? __any_sync(mask(), predicate, w)
+                                                   : __all_sync(mask(), predicate, w);
+        }
+    }
 };
+
+namespace detail {
+/** @brief Vrai pour une tuile de plus de 32 threads. */
+template <typename Group>
+constexpr bool is_multi_warp_tile = false;
+template <unsigned Size, typename Parent>
+constexpr bool is_multi_warp_tile<thread_block_tile<Size, Parent>> = (Size > 32);
+}  // namespace detail
 
 /**
  * @brief Les threads actifs d'un warp au point d'appel (coalesced_threads). Les rangs sont
  *        comptés parmi les lanes du groupe, et les shuffles désignent un rang, pas une lane.
- *        Limite de simt : le groupe est formé des lanes non terminées du warp
- *        (__activemask) ; dans une branche divergente, les lanes de l'autre branche en font
- *        partie, et la première opération collective du groupe le signale par un diagnostic
- *        (masque que des lanes n'atteignent pas) plutôt que de rendre un résultat faux.
+ *        Le groupe est formé des lanes arrivées au même appel de coalesced_threads() (même
+ *        ligne) : dans une branche divergente, celles de la branche seulement, comme sur GPU.
  */
 class coalesced_group : public thread_group {
 public:
@@ -300,10 +375,19 @@ public:
     }
 };
 
-inline coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
+inline coalesced_group coalesced_threads(const std::source_location& where = std::source_location::current()) {
+    return coalesced_group(simt::detail::coalesced_lanes(where));
+}
 
+/**
+ * @brief Partition statique en tuiles de Size threads. Une tuile de plusieurs warps se forme,
+ *        comme sur GPU à partir de sm_80, par une synchronisation du groupe parent : tous ses
+ *        threads doivent l'appeler.
+ */
 template <unsigned Size, typename Parent>
-thread_block_tile<Size, Parent> tiled_partition(const Parent&) {
+thread_block_tile<Size, Parent> tiled_partition(
+    const Parent& parent, const std::source_location& where = std::source_location::current()) {
+    if constexpr (Size > 32) parent.sync(where);
     return {};
 }
 
@@ -358,9 +442,14 @@ struct bit_xor {
 
 /** @brief Réduction d'une valeur sur tous les threads de la tuile (résultat pour chacun). */
 template <unsigned Size, typename Parent, typename T, typename Op>
-T reduce(const thread_block_tile<Size, Parent>& tile, T value, Op op) {
-    for (unsigned offset = 1; offset < Size; offset *= 2) value = op(value, tile.shfl_xor(value, int(offset)));
-    return value;
+T reduce(const thread_block_tile<Size, Parent>& tile, T value, Op op,
+         const std::source_location& where = std::source_location::current()) {
+    if constexpr (Size > 32) {
+        return detail::tile_fold(simt::detail::TileOp::reduce, Size, value, op, where);
+    } else {
+        for (unsigned offset = 1; offset < Size; offset *= 2) value = op(value, tile.shfl_xor(value, int(offset)));
+        return value;
+    }
 }
 
 /** @brief Réduction sur un groupe coalescé : chaque thread combine les valeurs de tous les rangs, dans l'ordre. */
@@ -373,12 +462,17 @@ T reduce(const coalesced_group& group, T value, Op op) {
 
 /** @brief Somme (ou op) préfixe inclusive : le thread de rang r reçoit op(v0, …, vr). */
 template <unsigned Size, typename Parent, typename T, typename Op = plus<T>>
-T inclusive_scan(const thread_block_tile<Size, Parent>& tile, T value, Op op = Op()) {
-    for (unsigned offset = 1; offset < Size; offset *= 2) {
-        const T lower = tile.shfl_up(value, offset);
-        if (tile.thread_rank() >= offset) value = op(lower, value);
+T inclusive_scan(const thread_block_tile<Size, Parent>& tile, T value, Op op = Op(),
+                 const std::source_location& where = std::source_location::current()) {
+    if constexpr (Size > 32) {
+        return detail::tile_fold(simt::detail::TileOp::inclusive_scan, Size, value, op, where);
+    } else {
+        for (unsigned offset = 1; offset < Size; offset *= 2) {
+            const T lower = tile.shfl_up(value, offset);
+            if (tile.thread_rank() >= offset) value = op(lower, value);
+        }
+        return value;
     }
-    return value;
 }
 template <typename T, typename Op = plus<T>>
 T inclusive_scan(const coalesced_group& group, T value, Op op = Op()) {
@@ -395,10 +489,15 @@ T inclusive_scan(const coalesced_group& group, T value, Op op = Op()) {
  *        opérations).
  */
 template <typename Group, typename T, typename Op = plus<T>>
-T exclusive_scan(const Group& group, T value, Op op = Op()) {
-    const T inclusive = inclusive_scan(group, value, op);
-    const T previous = group.shfl_up(inclusive, 1u);
-    return group.thread_rank() == 0 ? T{} : previous;
+T exclusive_scan(const Group& group, T value, Op op = Op(),
+                 const std::source_location& where = std::source_location::current()) {
+    if constexpr (detail::is_multi_warp_tile<Group>) {
+        return detail::tile_fold(simt::detail::TileOp::exclusive_scan, Group::num_threads(), value, op, where);
+    } else {
+        const T inclusive = inclusive_scan(group, value, op);
+        const T previous = group.shfl_up(inclusive, 1u);
+        return group.thread_rank() == 0 ? T{} : previous;
+    }
 }
 
 }  // namespace cooperative_groups

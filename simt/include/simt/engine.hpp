@@ -30,8 +30,8 @@ namespace detail {
 /** @brief Variantes de __syncthreads. */
 enum class BarrierKind { sync, count, all, any };
 
-/** @brief Opérations collectives d'un warp. */
-enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync, exchange, elect };
+/** @brief Opérations collectives d'un warp ; coalesce : l'appel de coalesced_threads(). */
+enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync, exchange, elect, coalesce };
 
 /**
  * @brief Calcul d'une opération collective de warp à opérandes quelconques (mma.sync,
@@ -66,6 +66,31 @@ void warp_exchange(const char* name, WarpExchange complete, void* lane_data, con
  */
 void check_matrix_memory(const char* function, const void* pointer, unsigned ldm, std::size_t element_size,
                          const std::source_location& where);
+
+ * @brief coalesced_threads() : les lanes du warp du thread courant arrivées au même appel
+ *        (même fichier, même ligne). Le thread attend que plus aucun thread du bloc ne
+ *        puisse avancer : les lanes d'une autre branche sont alors arrêtées ailleurs, et ne
+ *        font pas partie du groupe, comme sur GPU où seules les lanes convergentes y sont.
+ * @return le masque des lanes du groupe.
+ */
+unsigned coalesced_lanes(const std::source_location& where);
+
+/** @brief Opérations d'une tuile de plusieurs warps (thread_block_tile<N>, N de 64 à 1 024). */
+enum class TileOp { sync, shfl, any, all, reduce, inclusive_scan, exclusive_scan };
+
+/** @brief Combine @p value dans @p accumulator (l'opérateur de reduce ou d'un scan, @p op). */
+using TileCombine = void (*)(const void* op, void* accumulator, const void* value);
+
+/**
+ * @brief Opération collective sur la tuile de @p tile_size threads du thread courant (les
+ *        threads de rang tile_size·k à tile_size·(k+1) − 1 du bloc) : chaque thread dépose
+ *        @p size octets de @p value (au plus 16) et reçoit @p size octets dans @p result.
+ *        @p parameter : rang source d'un shfl ; @p combine appliqué à @p combine_op :
+ *        l'opérateur de reduce et des scans, dans l'ordre des rangs.
+ */
+void tile_collective(TileOp op, unsigned tile_size, const void* value, void* result, std::size_t size,
+                     unsigned parameter, TileCombine combine, const void* combine_op,
+                     const std::source_location& where);
 
 /** @brief Synchronisation de toute la grille (groupes coopératifs). */
 void grid_barrier(const std::source_location& where);

@@ -92,6 +92,12 @@ constexpr std::memory_order store_order_of(int order) {
                                           : o == std::memory_order_acq_rel ? std::memory_order_release : o;
 }
 
+/**
+ * @brief Lecture-modification-écriture atomique de *@p address par une boucle compare-échange
+ *        (@p update calcule la nouvelle valeur à partir de l'ancienne), suivie du point
+ *        d'attente des atomiques ; rend l'ancienne valeur. Toutes les __nv_atomic_fetch_* et
+ *        l'échange y passent.
+ */
 template <typename T, typename Update>
 T fetch_update(T* address, int order, Update update) {
     std::atomic_ref<T> target(*address);
@@ -106,15 +112,11 @@ T fetch_update(T* address, int order, Update update) {
 
 template <typename T>
 T __nv_atomic_fetch_add(T* address, std::type_identity_t<T> value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
-    const T old = std::atomic_ref<T>(*address).fetch_add(value, simt::detail::memory_order_of(order));
-    simt::detail::yield_point(address, sizeof(T));
-    return old;
+    return simt::detail::fetch_update(address, order, [value](T old) { return T(old + value); });
 }
 template <typename T>
 T __nv_atomic_fetch_sub(T* address, std::type_identity_t<T> value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
-    const T old = std::atomic_ref<T>(*address).fetch_sub(value, simt::detail::memory_order_of(order));
-    simt::detail::yield_point(address, sizeof(T));
-    return old;
+    return simt::detail::fetch_update(address, order, [value](T old) { return T(old - value); });
 }
 template <typename T>
 T __nv_atomic_fetch_min(T* address, std::type_identity_t<T> value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
@@ -155,9 +157,7 @@ SIMT_NV_ATOMIC_VOID(xor)
 
 template <typename T>
 T __nv_atomic_exchange_n(T* address, std::type_identity_t<T> value, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
-    const T old = std::atomic_ref<T>(*address).exchange(value, simt::detail::memory_order_of(order));
-    simt::detail::yield_point(address, sizeof(T));
-    return old;
+    return simt::detail::fetch_update(address, order, [value](T) { return value; });
 }
 template <typename T>
 void __nv_atomic_exchange(T* address, T* value, T* previous, int order, int scope = __NV_THREAD_SCOPE_SYSTEM) {
