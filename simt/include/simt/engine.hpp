@@ -67,6 +67,7 @@ void warp_exchange(const char* name, WarpExchange complete, void* lane_data, con
 void check_matrix_memory(const char* function, const void* pointer, unsigned ldm, std::size_t element_size,
                          const std::source_location& where);
 
+/**
  * @brief coalesced_threads() : les lanes du warp du thread courant arrivées au même appel
  *        (même fichier, même ligne). Le thread attend que plus aucun thread du bloc ne
  *        puisse avancer : les lanes d'une autre branche sont alors arrêtées ailleurs, et ne
