@@ -4,7 +4,8 @@
  *        le bloc), %nsmid (borne des numéros de SM), %warpid (l'emplacement du warp dans le SM),
  *        %nwarpid (sa borne) et %laneid (la position du thread dans son warp).
  *
- * Réservé au GPU : l'émulateur simt refuse l'assembleur en ligne. La PTX ISA (« Special
+ * Réservé au GPU : l'émulateur simt exécute l'assembleur en ligne, mais pas les registres
+ * %smid, %nsmid et %nwarpid, qu'il refuse à la réécriture. La PTX ISA (« Special
  * Registers ») prévient que %smid et %warpid sont volatils (un bloc préempté peut reprendre
  * ailleurs) et que les numéros de SM ne sont pas forcément contigus : %nsmid les borne.
  */

@@ -7,8 +7,8 @@
  *
  * cuTensorMapEncodeTiled est une fonction du pilote : on l'obtient par le runtime
  * (cudaGetDriverEntryPointByVersion), sans lier libcuda ; cuda.h ne sert qu'à ses types.
- * Réservé au GPU, sm_90 ou plus : l'émulateur simt refuse ces instructions. Pour sm_80, le
- * noyau se réduit à un piège, que le programme ne lance jamais.
+ * Sur GPU, sm_90 ou plus : pour sm_80, le noyau se réduit à un piège, que le programme ne lance
+ * jamais. L'émulateur simt (SIMT_EMULATOR, sans __CUDA_ARCH__) exécute le même PTX.
  */
 #pragma once
 
@@ -28,7 +28,7 @@ namespace noyaux::glossaire::tma {
 /** @brief Threads par bloc : un seul lance la copie, tous attendent puis recopient la tuile. */
 constexpr unsigned kThreads = 128;
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900) || defined(SIMT_EMULATOR)
 // --8<-- [start:mbarrier]
 /** @brief Adresse dans la fenêtre de mémoire partagée, pour les opérandes .shared de la PTX. */
 __device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
@@ -64,7 +64,7 @@ __device__ __forceinline__ bool mbarrier_try_wait(std::uint32_t barrier, std::ui
  */
 __global__ void __launch_bounds__(kThreads)
     load_tiles(const __grid_constant__ CUtensorMap map, const int* __restrict__ origins, float* __restrict__ tiles) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900) || defined(SIMT_EMULATOR)
     __shared__ alignas(128) float tile[kTileRows * kTileCols];
     __shared__ alignas(8) std::uint64_t barrier;
     const std::uint32_t bar = shared_address(&barrier);
