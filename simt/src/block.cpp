@@ -107,6 +107,7 @@ void run_block(Launch& launch, unsigned linear_block) {
             // barrières n'attend personne.
             if (ran && block.spun) {
                 block.spun = false;
+                release_cluster_waiters(block);  // sinon jamais reprises tant qu'une fibre tourne (cluster.cpp)
                 std::this_thread::yield();
             }
         }

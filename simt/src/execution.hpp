@@ -242,6 +242,14 @@ void cluster_thread_exited(Block& block, const ThreadSlot& slot);
  */
 bool wait_for_cluster(Block& block);
 
+/**
+ * @brief Sans attendre : rend prêtes les fibres de @p block arrêtées à barrier.cluster.wait dont
+ *        la phase est achevée. Pour run_block quand d'autres fibres tournent encore (attente
+ *        active d'une mbarrier, par exemple), sans quoi elles ne seraient jamais reprises.
+ * @return true si au moins une fibre a été rendue prête.
+ */
+bool release_cluster_waiters(Block& block);
+
 /** @brief Pour le chien de garde : les blocs qu'attend la barrière de chaque cluster, vide sinon. */
 std::string cluster_deadlock_text(Launch& launch);
 
