@@ -92,6 +92,7 @@ struct ThreadSlot {
     std::vector<AsyncCopy> open_group;                // copies depuis le dernier commit
     std::vector<std::vector<AsyncCopy>> committed;    // groupes fermés, du plus ancien au plus récent
     unsigned cluster_arrivals = 0;  // barrier.cluster.arrive faits par ce thread (cluster.cpp)
+    bool cluster_exit_noted = false;  // sa sortie a été comptée par le cluster (run_block)
     unsigned cluster_waits = 0;     // barrier.cluster.wait achevés par ce thread
 };
 
