@@ -262,8 +262,16 @@ void check_gemm(int m, int n, int k, unsigned cluster) {
 
 }  // namespace hopper_gemm
 
+/** Un échec (interblocage, faute) laisse une erreur collante : effacée pour le test suivant. */
+class HopperGemm : public testing::Test {
+protected:
+    void TearDown() override {
+        if (HasFailure()) cudaDeviceReset();
+    }
+};
+
 // Le cas de l'issue 13 : TMA + mbarrier + wgmma, clusters de deux blocs avec multidiffusion de A.
-TEST(HopperGemm, ClusterMulticastMatchesIntegerReference) { hopper_gemm::check_gemm(128, 256, 256, 2); }
+TEST_F(HopperGemm, ClusterMulticastMatchesIntegerReference) { hopper_gemm::check_gemm(128, 256, 256, 2); }
 
 // Le même noyau lancé sans cluster (cluster implicite d'un bloc) : chaque bloc charge toute sa tuile de A.
-TEST(HopperGemm, WithoutClusterMatchesIntegerReference) { hopper_gemm::check_gemm(128, 256, 256, 1); }
+TEST_F(HopperGemm, WithoutClusterMatchesIntegerReference) { hopper_gemm::check_gemm(128, 256, 256, 1); }
