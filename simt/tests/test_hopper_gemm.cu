@@ -18,6 +18,7 @@
 // (SM90_TMA_LOAD_MULTICAST) et include/cutlass/arch/barrier.h (ClusterBarrier).
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <simt/control.hpp>
 
@@ -130,8 +131,11 @@ __device__ inline void mma_m64n64k16(float (&d)[32], std::uint64_t desc_a, std::
 
 // Bloc (x, y) : tuile C[64·y …, 64·x …]. Le cluster (2 blocs ou 1, lu dans %cluster_nctarank)
 // est le long de x, donc ses blocs partagent la tuile de A.
+// @p own_rank_only : l'erreur que diagnostique MulticastToOneBlockIsDiagnosed (ctaMask réduit au
+// bloc lui-même : la moitié de A de l'autre bloc n'arrive jamais).
 __global__ void __launch_bounds__(kThreads) gemm(const __grid_constant__ CUtensorMap map_a,
-                                                 const __grid_constant__ CUtensorMap map_b, float* c, int n, int k) {
+                                                 const __grid_constant__ CUtensorMap map_b, float* c, int n, int k,
+                                                 bool own_rank_only) {
     __shared__ __align__(1024) unsigned char a_tile[kStages][kBlockM * 128];
     __shared__ __align__(1024) unsigned char b_tile[kStages][kBlockN * 128];
     __shared__ std::uint64_t full[kStages], empty[kStages];
@@ -158,7 +162,7 @@ __global__ void __launch_bounds__(kThreads) gemm(const __grid_constant__ CUtenso
                     load_2d(part, &map_a, &full[s], step * kBlockK, m0);
                 else
                     load_2d_multicast(part, &map_a, &full[s], step * kBlockK, m0 + int(rank * rows),
-                                      std::uint16_t((1u << ranks) - 1));
+                                      std::uint16_t(own_rank_only ? 1u << rank : (1u << ranks) - 1));
                 load_2d(b_tile[s], &map_b, &full[s], step * kBlockK, n0);
             }
     } else {
@@ -227,7 +231,7 @@ void check_gemm(int m, int n, int k, unsigned cluster) {
     const CUtensorMap map_a = encode(da, k, m, kBlockM / cluster), map_b = encode(db, k, n, kBlockN);
     const dim3 grid(n / kBlockN, m / kBlockM);
     if (cluster == 1) {
-        gemm<<<grid, kThreads>>>(map_a, map_b, dc, n, k);
+        gemm<<<grid, kThreads>>>(map_a, map_b, dc, n, k, false);
         ASSERT_EQ(cudaGetLastError(), cudaSuccess);
     } else {
         cudaLaunchAttribute attribute{};
@@ -240,7 +244,7 @@ void check_gemm(int m, int n, int k, unsigned cluster) {
         config.blockDim = dim3(kThreads);
         config.attrs = &attribute;
         config.numAttrs = 1;
-        ASSERT_EQ(cudaLaunchKernelEx(&config, gemm, map_a, map_b, dc, n, k), cudaSuccess);
+        ASSERT_EQ(cudaLaunchKernelEx(&config, gemm, map_a, map_b, dc, n, k, false), cudaSuccess);
     }
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << simt::last_diagnostic();
     std::vector<float> seen(std::size_t(m) * n);
@@ -275,3 +279,39 @@ TEST_F(HopperGemm, ClusterMulticastMatchesIntegerReference) { hopper_gemm::check
 
 // Le même noyau lancé sans cluster (cluster implicite d'un bloc) : chaque bloc charge toute sa tuile de A.
 TEST_F(HopperGemm, WithoutClusterMatchesIntegerReference) { hopper_gemm::check_gemm(128, 256, 256, 1); }
+
+// La multidiffusion oubliée (ctaMask du seul bloc émetteur) : chaque barrière pleine attend pour
+// toujours les 4 096 octets de l'autre moitié de A ; le chien de garde le dit, avec l'état de la
+// mbarrier, et pas seulement la barrière de cluster finale que les consommateurs n'atteignent pas.
+TEST_F(HopperGemm, MulticastToOneBlockIsDiagnosed) {
+    constexpr int kM = 64, kN = 128, kK = 64;
+    void *da, *db;
+    float* dc;
+    ASSERT_EQ(cudaMalloc(&da, kM * kK * 2), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&db, kN * kK * 2), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&dc, kM * kN * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaMemset(da, 0, kM * kK * 2), cudaSuccess);
+    ASSERT_EQ(cudaMemset(db, 0, kN * kK * 2), cudaSuccess);
+    const CUtensorMap map_a = hopper_gemm::encode(da, kK, kM, hopper_gemm::kBlockM / 2),
+                      map_b = hopper_gemm::encode(db, kK, kN, hopper_gemm::kBlockN);
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = 2;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(kN / hopper_gemm::kBlockN, kM / hopper_gemm::kBlockM);
+    config.blockDim = dim3(hopper_gemm::kThreads);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    simt::set_quiet(true);
+    simt::clear_diagnostic();
+    ASSERT_EQ(cudaLaunchKernelEx(&config, hopper_gemm::gemm, map_a, map_b, dc, kN, kK, true), cudaSuccess);
+    EXPECT_NE(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_THAT(simt::last_diagnostic(),
+                testing::AllOf(testing::HasSubstr("noyau hopper_gemm::gemm : interblocage"),
+                               testing::HasSubstr("la barrière du cluster"),
+                               testing::HasSubstr("4096 octets de transaction attendus")));
+    simt::set_quiet(false);
+    cudaDeviceReset();
+}
