@@ -92,9 +92,20 @@ void run_block(Launch& launch, unsigned linear_block) {
             for (block.cursor = 0; block.cursor < block.order.size(); ++block.cursor) {
                 ThreadSlot& slot = block.threads[block.order[block.cursor]];
                 if (slot.state != State::ready) continue;
+                const std::size_t first = block.cursor;
                 resume(slot);
                 ran = true;
-                if (slot.state == State::done && block.cluster) cluster_thread_exited(block, slot);
+                // Correction : une fibre peut enchaîner plusieurs threads (fiber.cpp), de first à
+                // block.cursor ; chacun de ceux qui ont terminé quitte le cluster, pas seulement le
+                // premier (sinon la barrière du cluster attendait encore des threads sortis).
+                if (block.cluster)
+                    for (std::size_t position = first; position <= block.cursor; ++position) {
+                        ThreadSlot& exited = block.threads[block.order[position]];
+                        if (exited.state != State::done || exited.cluster_exit_noted) continue;
+                        exited.cluster_exit_noted = true;
+                        cluster_thread_exited(block, exited);
+                        if (block.aborted) break;
+                    }
                 if (block.aborted || launch.aborted) {
                     block.aborted = true;
                     break;
@@ -107,6 +118,7 @@ void run_block(Launch& launch, unsigned linear_block) {
             // barrières n'attend personne.
             if (ran && block.spun) {
                 block.spun = false;
+                release_cluster_waiters(block);  // sinon jamais reprises tant qu'une fibre tourne (cluster.cpp)
                 std::this_thread::yield();
             }
         }

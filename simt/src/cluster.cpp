@@ -214,22 +214,44 @@ void cluster_thread_exited(Block& block, const ThreadSlot& slot) {
     }
 }
 
+namespace {
+
+/** @brief Rend prêtes les fibres arrêtées à barrier.cluster.wait dont la phase est achevée (verrou du cluster tenu). */
+bool release_finished_waits(Block& block, const Cluster& cluster) {
+    bool released = false;
+    for (ThreadSlot& slot : block.threads)
+        if (slot.state == State::at_cluster && cluster.phase >= slot.cluster_arrivals) {
+            slot.state = State::ready;
+            released = true;
+        }
+    return released;
+}
+
+bool cluster_waiting(const Block& block) {
+    return std::any_of(block.threads.begin(), block.threads.end(),
+                       [](const ThreadSlot& s) { return s.state == State::at_cluster; });
+}
+
+}  // namespace
+
+// Correction : wait_for_cluster n'est appelée que lorsqu'aucune fibre du bloc n'est prête. Une
+// fibre qui attend activement (boucle mbarrier.try_wait d'un producteur de TMA, par exemple)
+// reste toujours prête : les autres fibres du bloc, arrêtées à une phase du cluster pourtant
+// achevée, n'étaient alors jamais reprises (interblocage d'un GEMM à clusters dont un groupe de
+// warps attend une mbarrier que remplit l'autre groupe). run_block appelle donc aussi ceci à
+// chaque passe où une fibre a cédé la main dans une attente active.
+bool release_cluster_waiters(Block& block) {
+    if (block.cluster == nullptr || !cluster_waiting(block)) return false;
+    std::lock_guard lock(block.cluster->mutex);
+    return release_finished_waits(block, *block.cluster);
+}
+
 bool wait_for_cluster(Block& block) {
-    const auto waiting = [&] {
-        return std::any_of(block.threads.begin(), block.threads.end(),
-                           [](const ThreadSlot& s) { return s.state == State::at_cluster; });
-    };
-    if (block.cluster == nullptr || !waiting()) return false;
+    if (block.cluster == nullptr || !cluster_waiting(block)) return false;
     Cluster& cluster = *block.cluster;
     std::unique_lock lock(cluster.mutex);
     for (;;) {
-        bool released = false;
-        for (ThreadSlot& slot : block.threads)
-            if (slot.state == State::at_cluster && cluster.phase >= slot.cluster_arrivals) {
-                slot.state = State::ready;
-                released = true;
-            }
-        if (released) return true;
+        if (release_finished_waits(block, cluster)) return true;
         // Seul bloc du cluster : personne d'autre ne fera avancer la barrière ; les threads
         // qui attendent ailleurs forment des barrières divergentes (all_at_same_barrier).
         if (cluster.members.size() == 1) return false;

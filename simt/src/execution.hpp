@@ -92,6 +92,7 @@ struct ThreadSlot {
     std::vector<AsyncCopy> open_group;                // copies depuis le dernier commit
     std::vector<std::vector<AsyncCopy>> committed;    // groupes fermés, du plus ancien au plus récent
     unsigned cluster_arrivals = 0;  // barrier.cluster.arrive faits par ce thread (cluster.cpp)
+    bool cluster_exit_noted = false;  // sa sortie a été comptée par le cluster (run_block)
     unsigned cluster_waits = 0;     // barrier.cluster.wait achevés par ce thread
 };
 
@@ -241,6 +242,14 @@ void cluster_thread_exited(Block& block, const ThreadSlot& slot);
  * @return false si aucune fibre n'attend la barrière du cluster.
  */
 bool wait_for_cluster(Block& block);
+
+/**
+ * @brief Sans attendre : rend prêtes les fibres de @p block arrêtées à barrier.cluster.wait dont
+ *        la phase est achevée. Pour run_block quand d'autres fibres tournent encore (attente
+ *        active d'une mbarrier, par exemple), sans quoi elles ne seraient jamais reprises.
+ * @return true si au moins une fibre a été rendue prête.
+ */
+bool release_cluster_waiters(Block& block);
 
 /** @brief Pour le chien de garde : les blocs qu'attend la barrière de chaque cluster, vide sinon. */
 std::string cluster_deadlock_text(Launch& launch);

@@ -39,12 +39,15 @@ std::string count_text(unsigned count, const char* one, const char* many) {
 std::string deadlock_text(Launch& launch, double seconds) {
     std::string text = std::string("simt : noyau ") + launch.kernel_name +
                        " : interblocage, aucun progrès depuis " + std::to_string(int(seconds)) + " s";
-    // Une barrière de cluster qu'un bloc n'atteint pas : la nommer dit déjà tout.
-    if (const std::string clusters = cluster_deadlock_text(launch); !clusters.empty()) return text + clusters;
+    // Une barrière de cluster qu'un bloc n'atteint pas : la nommer, et dire les mbarrier
+    // qu'attendent ses threads s'il y en a (un pipeline de TMA multidiffusée mal réglé bloque
+    // ainsi : la barrière du cluster de fin n'est que la conséquence).
+    const std::string mbarriers = mbarrier_waits_text(launch);
+    if (const std::string clusters = cluster_deadlock_text(launch); !clusters.empty())
+        return text + clusters + mbarriers;
     const unsigned started = std::min(launch.next_block.load(), launch.block_count);
     const unsigned running = started - std::min(started, launch.finished_blocks.load());
     const unsigned not_started = launch.block_count - started;
-    const std::string mbarriers = mbarrier_waits_text(launch);
     if (not_started == 0 && !mbarriers.empty()) return text + mbarriers;
     if (not_started == 0)
         return text + " (attente active d'un bloc non résident, ou d'une condition jamais remplie)";
