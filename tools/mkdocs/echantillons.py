@@ -43,7 +43,7 @@ def table(data: dict, source: Path) -> str:
     lines = [f"**{passed} sur {len(samples)}** échantillons réussissent sans modification "
              f"(enregistré le {data['date']} par `simt/compat/echantillons_nvidia.py`, Noyaux "
              f"`{data['commit_noyaux']}`, `NVIDIA/cuda-samples` `{data['revision_echantillons'][:12]}`, "
-             f"processeur {data['processeur']}, délai de {french_number(data['delai_s'], 0)} s "
+             f"processeur `{data['processeur']}`, délai de {french_number(data['delai_s'], 0)} s "
              "par étape). Réussir veut dire : compilé par `simt-nvcc` avec toutes les sources de "
              "son dossier, exécuté dans ce dossier, code de sortie 0 — l'échantillon vérifie "
              "lui-même son résultat.", "",
