@@ -676,6 +676,7 @@ TEST_F(Clusters, SharedClusterAddressEncoding) {
     cudaMemcpy(seen.data(), out, seen.size() * sizeof(unsigned), cudaMemcpyDeviceToHost);
     // Rang + 1 dans l'octet de poids fort, même décalage ; une adresse shared::cta désigne le bloc courant.
     EXPECT_EQ(seen, (std::vector<unsigned>{2, 1, 0, 1, 2, 1, 1, 1}));
+    cudaFree(out);
 }
 
 TEST_F(Clusters, PtxDiagnostics) {

@@ -202,7 +202,7 @@ CUtensorMap encode(void* base, cuuint64_t inner, cuuint64_t rows, cuuint32_t box
               cudaSuccess);
     const cuuint64_t dims[2] = {inner, rows}, strides[1] = {inner * 2};
     const cuuint32_t box[2] = {kBlockK, box_rows}, steps[2] = {1, 1};
-    alignas(64) CUtensorMap map{};
+    CUtensorMap map{};
     EXPECT_EQ(reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function)(
                   &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, base, dims, strides, box, steps,
                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
@@ -315,4 +315,7 @@ TEST_F(HopperGemm, MulticastToOneBlockIsDiagnosed) {
                                testing::HasSubstr("4096 octets de transaction attendus")));
     simt::set_quiet(false);
     cudaDeviceReset();
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(dc);
 }

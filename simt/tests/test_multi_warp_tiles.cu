@@ -175,6 +175,7 @@ TEST(MultiWarpTiles, TileSyncNotReachedByEveryThreadIsReported) {
                 testing::AllOf(testing::HasSubstr("thread_block_tile<64>::sync() (" + line_of(kTileSyncLine) + ")"),
                                testing::HasSubstr("thread (63, 0, 0) a terminé")));
     cudaDeviceReset();
+    cudaFree(device);
     simt::set_quiet(false);
 }
 

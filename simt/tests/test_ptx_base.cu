@@ -290,6 +290,7 @@ TEST(PtxBase, InvalidSharedAddressesAreDiagnosed) {
         << simt::last_diagnostic();
     EXPECT_NE(simt::last_diagnostic().find("test_ptx_base.cu:"), std::string::npos) << simt::last_diagnostic();
     cudaDeviceReset();
+    cudaFree(out);
     out = device_array<std::uint32_t>(1);
     beyond_dynamic_shared<<<1, 1, 64>>>(out);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
@@ -297,4 +298,5 @@ TEST(PtxBase, InvalidSharedAddressesAreDiagnosed) {
         << simt::last_diagnostic();
     simt::set_quiet(false);
     cudaDeviceReset();
+    cudaFree(out);
 }

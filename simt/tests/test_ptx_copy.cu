@@ -159,6 +159,7 @@ TEST(PtxLdmatrix, MisalignedRowIsDiagnosed) {
     EXPECT_NE(diagnostic.find("n'est pas alignée sur 16 octets"), std::string::npos) << diagnostic;
     simt::set_quiet(false);
     cudaDeviceReset();
+    cudaFree(out);
 }
 
 TEST(PtxCpAsync, GroupsSourceSizeAndWaits) {
@@ -190,4 +191,6 @@ TEST(PtxCpAsync, DestinationOutsideSharedMemoryIsDiagnosed) {
     EXPECT_NE(diagnostic.find("test_ptx_copy.cu:"), std::string::npos) << diagnostic;
     simt::set_quiet(false);
     cudaDeviceReset();
+    cudaFree(source);
+    cudaFree(target);
 }

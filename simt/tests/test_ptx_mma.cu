@@ -231,4 +231,5 @@ TEST(PtxMma, NotReachedByTheWholeWarpIsDiagnosed) {
     EXPECT_NE(diagnostic.find("test_ptx_mma.cu:"), std::string::npos) << diagnostic;
     simt::set_quiet(false);
     cudaDeviceReset();
+    cudaFree(out);
 }

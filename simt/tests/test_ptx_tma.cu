@@ -169,7 +169,7 @@ TEST(PtxTma, InlinePtxPipelineRunsUnchanged) {
     auto encode = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
     const cuuint64_t dims[2] = {kWidth, kRows}, strides[1] = {kWidth * sizeof(int)};
     const cuuint32_t box[2] = {kWidth, 16}, steps[2] = {1, 1};
-    alignas(64) CUtensorMap in_map, out_map;
+    CUtensorMap in_map, out_map;
     ASSERT_EQ(encode(&in_map, CU_TENSOR_MAP_DATA_TYPE_INT32, 2, in, dims, strides, box, steps,
                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
@@ -213,7 +213,7 @@ TEST(PtxTma, MulticastFillsEveryBlockOfTheMask) {
               cudaSuccess);
     const cuuint64_t dims[2] = {kWidth, kRows}, strides[1] = {kWidth * sizeof(int)};
     const cuuint32_t box[2] = {kWidth, 16}, steps[2] = {1, 1};
-    alignas(64) CUtensorMap map;
+    CUtensorMap map;
     ASSERT_EQ(reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function)(
                   &map, CU_TENSOR_MAP_DATA_TYPE_INT32, 2, in, dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,
                   CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
