@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ptx  # noqa: E402  (simt/rewrite/ptx : traduction du PTX en ligne)
+from ptx.parse import matching_bracket  # noqa: E402
 
 SOURCE_SUFFIXES = {".cu", ".cuh", ".h", ".hpp", ".cpp"}
 
@@ -540,19 +541,6 @@ DECLARATION_ATTRIBUTES = {"__launch_bounds__", "__cluster_dims__", "__maxnreg__"
                           "__attribute__", "__declspec", "alignas"}
 
 
-def _match_forward(code: str, open_pos: int) -> int:
-    """Position du fermant apparié à l'ouvrant '(' ou '{' situé en open_pos (-1 sinon)."""
-    depth = 0
-    for i in range(open_pos, len(code)):
-        if code[i] in "({[":
-            depth += 1
-        elif code[i] in ")}]":
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
-
-
 def _split_arguments(text: str) -> list[str]:
     """Arguments séparés par les virgules de premier niveau."""
     arguments, depth, current = [], 0, ""
@@ -585,7 +573,7 @@ def _cluster_attributes(text: str, code: str, directives: list[tuple[int, int]])
     for match in re.finditer("|".join(names), code):
         if any(start <= match.start() < end for start, end in directives):
             continue  # dans une directive : la définition d'une macro
-        close = _match_forward(code, match.end() - 1)
+        close = matching_bracket(code, match.end() - 1)
         if close < 0:
             raise RewriteError(match.start(), "__cluster_dims__ sans parenthèse fermante")
         arguments = _split_arguments(text[match.end():close])
@@ -614,7 +602,7 @@ def cluster_dims_edits(text: str, code: str) -> list[Edit]:
             if declarator is None or re.search(r"[;{}]", code[pos:declarator.start()]):
                 raise RewriteError(start, "__cluster_dims__ hors de la déclaration d'un noyau")
             name = re.sub(r"\s+", "", declarator.group(1))
-            pos = _match_forward(code, declarator.end() - 1) + 1
+            pos = matching_bracket(code, declarator.end() - 1) + 1
             if pos == 0:
                 raise RewriteError(start, "déclaration de noyau sans parenthèse fermante")
             if name.split("::")[-1] not in DECLARATION_ATTRIBUTES:
@@ -625,7 +613,7 @@ def cluster_dims_edits(text: str, code: str) -> list[Edit]:
         padded = dims + ["1"] * (3 - len(dims)) if dims else ["0", "0", "0"]
         if code[end.start()] == "{":
             edits.append(Edit(end.end(), end.end(), f" ::simt::detail::check_cluster_dims({', '.join(padded)});"))
-            after = _match_forward(code, end.start())
+            after = matching_bracket(code, end.start())
             if after < 0:
                 raise RewriteError(start, "corps de noyau sans accolade fermante")
         else:

@@ -75,7 +75,8 @@ def _line_of(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
 
-def _matching_paren(code: str, open_pos: int) -> int:
+def matching_bracket(code: str, open_pos: int) -> int:
+    """Position du fermant apparié à l'ouvrant '(', '[' ou '{' situé en open_pos (-1 sinon)."""
     depth = 0
     for i in range(open_pos, len(code)):
         if code[i] in "([{":
@@ -255,7 +256,7 @@ def parse_asm(text: str, code: str, keyword_start: int, keyword_end: int, unique
         i += len(word.group())
     if i >= len(code) or code[i] != "(":
         raise PtxError(line, "instruction asm sans parenthèse ouvrante")
-    close = _matching_paren(code, i)
+    close = matching_bracket(code, i)
     if close < 0:
         raise PtxError(line, "parenthèse fermante de l'instruction asm introuvable")
     sections = _split_top(code, i + 1, close, ":")
