@@ -44,11 +44,28 @@ def ctest_summary(junit: Path) -> dict:
 
 
 def sanitizer_summary(table: Path) -> list[dict]:
+    """Une ligne par programme et par outil : code de sortie, ou « non exécuté » quand le budget
+    de temps était épuisé ; 124 est le code de timeout (programme coupé, rien de conclu)."""
     rows = []
     for line in table.read_text(encoding="utf-8").splitlines() if table.is_file() else []:
         example, tool, code = line.split("\t")
-        rows.append({"exemple": example, "outil": tool, "code": int(code)})
+        row = {"exemple": example, "outil": tool}
+        if code == "non-execute":
+            row["statut"] = "non exécuté (budget de temps épuisé)"
+        else:
+            row["code"] = int(code)
+            row["statut"] = {0: "réussi", 124: "délai dépassé"}.get(int(code), "erreur signalée")
+        rows.append(row)
     return rows
+
+
+def benchmark_runs(table: Path) -> dict[str, str]:
+    """Issue de chaque lancement de benchmark (benchmarks.tsv : code, délai, non exécuté)."""
+    runs = {}
+    for line in table.read_text(encoding="utf-8").splitlines() if table.is_file() else []:
+        name, outcome = line.split("\t")
+        runs[name] = outcome
+    return runs
 
 
 # Clés que Google Benchmark écrit pour chaque exécution ; toute autre valeur numérique est un
@@ -83,8 +100,15 @@ def benchmarks(journal: Path) -> dict:
     """Par benchmark : le contexte, les médianes (avec tous les compteurs, et le minimum et
     le maximum des répétitions quand le benchmark les calcule) et les exécutions ignorées
     (SkipWithError : forme refusée, mémoire insuffisante, résultat faux…), une fois chacune
-    avec leur message."""
+    avec leur message. Les parties d'un même benchmark (bench-<id>@<partie>.json, lancées à part
+    pour tenir dans le budget) sont réunies sous <id>, avec l'issue de chaque lancement."""
     results = {}
+    runs = benchmark_runs(journal / "benchmarks.tsv")
+    for name, outcome in runs.items():
+        key = name.split("@")[0]
+        entry = results.setdefault(key, {"contexte": {}, "medianes": [], "ignores": [],
+                                         "lancements": {}})
+        entry["lancements"][name] = outcome
     for path in sorted(journal.glob("bench-*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         rows, skipped, extremes = [], {}, {}
@@ -101,10 +125,20 @@ def benchmarks(journal: Path) -> dict:
                 rows.append(_row(run))
         for row in rows:
             row.update(extremes.get(row["run_name"], {}))
-        results[path.stem.removeprefix("bench-")] = {
-            "contexte": data.get("context", {}), "medianes": rows,
-            "ignores": [{"run_name": name, "message": message} for name, message in skipped.items()]}
+        key = path.stem.removeprefix("bench-").split("@")[0]
+        entry = results.setdefault(key, {"contexte": {}, "medianes": [], "ignores": [],
+                                         "lancements": {}})
+        entry["contexte"] = entry["contexte"] or data.get("context", {})
+        entry["medianes"] += rows
+        entry["ignores"] += [{"run_name": n, "message": m} for n, m in skipped.items()]
     return results
+
+
+def split_measured(results: dict) -> tuple[dict, dict]:
+    """Les benchmarks qui ont au moins une médiane, et l'issue des lancements des autres."""
+    measured = {key: entry for key, entry in results.items() if entry["medianes"]}
+    others = {key: entry["lancements"] for key, entry in results.items() if not entry["medianes"]}
+    return measured, others
 
 
 def main() -> None:
@@ -113,14 +147,19 @@ def main() -> None:
     parser.add_argument("--sortie", type=Path, required=True)
     parser.add_argument("--ctest-status", type=int, required=True)
     parser.add_argument("--sanitizer-status", type=int, required=True)
+    parser.add_argument("--architecture", default="native")
+    parser.add_argument("--budget", type=int, help="budget de temps de ci/gpu-check, en secondes")
     args = parser.parse_args()
 
     now = datetime.datetime.now(datetime.timezone.utc)
     machine = query_gpu()
+    measured, not_measured = split_measured(benchmarks(args.journal))
     report = {"date": now.isoformat(timespec="seconds"), **machine,
               "tests_gpu": ctest_summary(args.journal / "ctest-gpu.xml"),
               "compute_sanitizer": sanitizer_summary(args.journal / "sanitizer.tsv"),
-              "benchmarks": benchmarks(args.journal),
+              "benchmarks": measured, "benchmarks_non_mesures": not_measured,
+              "architecture_compilee": args.architecture, "budget_s": args.budget,
+              # -1 : phase non atteinte (construction en échec ou budget épuisé).
               "statut": {"ctest": args.ctest_status, "sanitizer": args.sanitizer_status}}
     args.sortie.mkdir(parents=True, exist_ok=True)
     slug = re.sub(r"[^a-z0-9]+", "-", machine["gpu"].lower()).strip("-")

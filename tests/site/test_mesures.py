@@ -258,7 +258,40 @@ class CollectBenchmarkResults(unittest.TestCase):
                           "time_unit": "ms", "iterations": 10, "repetitions": 5,
                           "compteurs": {"GFLOP/s": 8.0, "taille": 128}}],
             "ignores": [{"run_name": "BM_Gemm/k/8192/manual_time",
-                         "message": "mémoire insuffisante"}]}})
+                         "message": "mémoire insuffisante"}],
+            "lancements": {}}})
+
+    def test_parts_are_merged_and_runs_without_median_are_set_apart(self):
+        def median(size, value):
+            return {"name": f"BM_Gemm/k/{size}/manual_time_median",
+                    "run_name": f"BM_Gemm/k/{size}/manual_time", "run_type": "aggregate",
+                    "aggregate_name": "median", "real_time": 1.0, "time_unit": "ms",
+                    "GFLOP/s": value}
+        with tempfile.TemporaryDirectory() as folder:
+            for size, value in ((1024, 5.0), (4096, 9.0)):
+                Path(folder, f"bench-gemm-echelle@{size}.json").write_text(
+                    json.dumps({"context": {"gpu": "GPU de test"},
+                                "benchmarks": [median(size, value)]}), encoding="utf-8")
+            Path(folder, "benchmarks.tsv").write_text(
+                "gemm-echelle@4096\tcode 0\ngemm-echelle@1024\tcode 0\n"
+                "gemm-echelle@8192\tdélai dépassé (100 s)\nglossaire-08-ilp\tnon exécuté\n",
+                encoding="utf-8")
+            measured, others = gpu_results.split_measured(gpu_results.benchmarks(Path(folder)))
+        self.assertEqual(set(measured), {"gemm-echelle"})
+        ladder = measured["gemm-echelle"]
+        self.assertEqual([row["compteurs"]["GFLOP/s"] for row in ladder["medianes"]], [5.0, 9.0])
+        self.assertEqual(ladder["lancements"]["gemm-echelle@8192"], "délai dépassé (100 s)")
+        self.assertEqual(others, {"glossaire-08-ilp": {"glossaire-08-ilp": "non exécuté"}})
+
+    def test_sanitizer_rows_tell_timeouts_and_runs_left_out(self):
+        with tempfile.TemporaryDirectory() as folder:
+            table = Path(folder, "sanitizer.tsv")
+            table.write_text("a\tmemcheck\t0\nb\tracecheck\t124\nc\tsynccheck\t99\n"
+                             "d\tmemcheck\tnon-execute\n", encoding="utf-8")
+            rows = gpu_results.sanitizer_summary(table)
+        self.assertEqual([row["statut"] for row in rows],
+                         ["réussi", "délai dépassé", "erreur signalée",
+                          "non exécuté (budget de temps épuisé)"])
 
 
 class CollectExtremes(unittest.TestCase):
