@@ -3,7 +3,7 @@
  * @brief Logique hôte de l'étape 20 (Blackwell, sm_100a) : les tailles, la place de chaque copie
  *        de 16 octets dans les tuiles de A et de B en mémoire partagée, et les descripteurs qui
  *        décrivent ces tuiles aux Tensor Cores. Sans appel CUDA : testée par le compilateur de
- *        l'hôte (test_hote.cpp), le noyau ne pouvant être exécuté nulle part dans le projet.
+ *        l'hôte (tests/test_hote.cpp), le noyau ne pouvant être exécuté nulle part dans le projet.
  */
 #pragma once
 
@@ -51,7 +51,7 @@ static_assert(umma::valid_tmem_columns(Tcgen05Config::tmem_columns), "une alloca
  * suivant est 16 matrices plus loin (LBO = 2048).
  */
 struct Tcgen05Layout {
-    using C = Tcgen05Config;
+    using C = Tcgen05Config;  ///< les tailles de l'étape
     static constexpr std::uint32_t a_lbo = 128;                 ///< A : voisine le long de K
     static constexpr std::uint32_t a_sbo = C::block_k / 8 * 128;  ///< A : groupe de 8 lignes suivant
     static constexpr std::uint32_t b_lbo = C::block_n / 8 * 128;  ///< B : groupe de 8 valeurs de K suivant

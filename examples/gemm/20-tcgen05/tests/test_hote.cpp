@@ -5,7 +5,7 @@
  *        la bonne part de la tranche, et la forme de l'instruction est valide pour un CTA seul.
  *        Le noyau, lui, n'est jamais exécuté dans le projet.
  */
-#include "disposition.hpp"
+#include "gemm/20-tcgen05/disposition.hpp"
 
 #include <gtest/gtest.h>
 
