@@ -125,7 +125,10 @@ __global__ void __launch_bounds__(Tcgen05Config::threads)
 
     umma::fence_before_thread_sync();
     __syncthreads();
-    if (warp == 0) umma::free_columns<C::tmem_columns>(tmem);  // le warp qui a alloué rend les colonnes
+    if (warp == 0) {  // le warp qui a alloué rend les colonnes, toutes lectures finies
+        umma::fence_after_thread_sync();
+        umma::free_columns<C::tmem_columns>(tmem);
+    }
 #else
     __trap();  // tcgen05 n'existe que pour sm_100a : le lanceur refuse tout autre GPU
 #endif

@@ -74,7 +74,10 @@ __global__ void __launch_bounds__(kThreads)
 
     umma::fence_before_thread_sync();
     __syncthreads();
-    if (warp == 0) umma::free_columns<kTmemColumns>(tmem);  // le warp qui a alloué rend les colonnes
+    if (warp == 0) {  // le warp qui a alloué rend les colonnes, toutes lectures finies
+        umma::fence_after_thread_sync();
+        umma::free_columns<kTmemColumns>(tmem);
+    }
 #else
     __trap();  // tcgen05 n'existe que pour sm_100a : le programme ne lance jamais ce code
 #endif
