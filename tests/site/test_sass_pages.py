@@ -34,6 +34,16 @@ class MainLoop(unittest.TestCase):
         self.assertIn("HMMA.16816.F32.BF16 R12, R8, R9, R12", [text for _, text in loop])
         self.assertIn("1 instructions des Tensor Cores", sass.describe(k, "sm_90a"))
 
+    def test_tensor_core_loop_beats_an_epilogue_with_more_ffma(self):
+        # Étape 20 : 4 UTCHMMA par tranche de K, 16 FFMA dans la boucle de l'épilogue.
+        k = kernel(["LDGSTS.E.BYPASS.128 [R27], desc[UR14][R22.64]",
+                    "UTCHMMA gdesc[UR16], gdesc[UR12], tmem[UR6], tmem[UR8], idesc[UR9], UPT",
+                    "@P0 BRA 0x0000"]
+                   + ["LDTM.x16 R4, tmem[UR5]"] + ["FFMA R4, R4, UR10, R29"] * 16 + ["@P1 BRA 0x00c0", "EXIT"])
+        loop = [text for _, text in sass.main_loop(k)]
+        self.assertEqual(loop[1].split()[0], "UTCHMMA")
+        self.assertNotIn("LDTM.x16 R4, tmem[UR5]", loop)
+
     def test_describes_registers_and_loop_mix(self):
         k = kernel(["LDS R4, [R5]", "FFMA R1, R4, R3, R1", "BAR.SYNC.DEFER_BLOCKING 0x0", "@P1 BRA 0x0000"])
         text = sass.describe(k, "sm_90a")

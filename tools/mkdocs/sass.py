@@ -28,17 +28,17 @@ class SassError(Exception):
 TENSOR_OPS = ("HMMA", "HGMMA", "IMMA", "DMMA", "UTCHMMA", "UTCQMMA")
 
 
-def _computes(text: str) -> bool:
-    op = opcode(text)
-    return op.startswith("FFMA") or op.split(".")[0] in TENSOR_OPS
+def _tensor(text: str) -> bool:
+    return opcode(text).split(".")[0] in TENSOR_OPS
 
 
 def main_loop(kernel: Kernel) -> list[tuple[str, str]]:
-    """La boucle (branchement arrière) qui contient le plus de FFMA ou d'instructions des Tensor
-    Cores ; la plus courte à égalité."""
+    """La boucle (branchement arrière) qui contient le plus d'instructions des Tensor Cores, puis
+    le plus de FFMA ; la plus courte à égalité. Une boucle de Tensor Cores passe devant celle
+    d'un épilogue, dont les FFMA (α·AB + β·C) peuvent être plus nombreuses que ses produits."""
     addresses = [int(address, 16) for address, _ in kernel.instructions]
     best: list[tuple[str, str]] = []
-    best_key = (-1, 0)
+    best_key = (-1, -1, 0)
     for index, (address, text) in enumerate(kernel.instructions):
         match = BRANCH_TARGET.search(text)
         if not match or int(match.group(1), 16) >= int(address, 16):
@@ -47,8 +47,9 @@ def main_loop(kernel: Kernel) -> list[tuple[str, str]]:
         if start is None:
             continue
         body = kernel.instructions[start:index + 1]
-        ffma = sum(_computes(t) for _, t in body)
-        key = (ffma, -len(body))
+        tensor = sum(_tensor(t) for _, t in body)
+        ffma = sum(opcode(t).startswith("FFMA") for _, t in body)
+        key = (tensor, ffma, -len(body))
         if key > best_key:
             best, best_key = body, key
     return best

@@ -7,6 +7,9 @@
  * Ajouter une étape : inclure son en-tête « gemm/NN-slug/slug.cuh » ci-dessous et ajouter
  * sa structure à la liste `Ladder` (fp32) ou `Bf16Ladder` (bf16). Le benchmark, sa vérification contre cuBLAS et les pages
  * qui affichent les mesures la prennent alors en compte d'eux-mêmes.
+ *
+ * L'étape 20 (tcgen05, sm_100a) n'y est pas : elle ne s'exécute que sur un GPU Blackwell, que
+ * le projet n'a pas, et le benchmark n'est pas compilé pour sm_100a.
  */
 #pragma once
 
