@@ -58,10 +58,9 @@ static_assert(MmaSyncConfig::stages * (MmaSyncConfig::a_chunks + MmaSyncConfig::
 /**
  * @brief Disposition d'une tuile en mémoire partagée, par morceaux de 16 octets : @p RowChunks
  *        morceaux par ligne. Permutée (@p Swizzled), le morceau c de la ligne r est rangé à la
- *        place c ⊕ (numéro de sa ligne de 128 octets, modulo les morceaux qu'elle contient de
- *        cette ligne) : huit lignes consécutives lues au même morceau tombent alors sur huit
- *        groupes de 4 bancs différents. La permutation reste dans la ligne : une ligne copiée
- *        d'un bloc reste contiguë à 16 octets près.
+ *        place c ⊕ (⌊r / rows_per_line⌋ mod line_chunks) de sa ligne : huit lignes consécutives
+ *        lues au même morceau tombent alors sur huit groupes de 4 bancs différents. La
+ *        permutation ne sort pas de la ligne : chaque morceau reste aligné sur 16 octets.
  */
 template <int RowChunks, bool Swizzled = true>
 struct ChunkLayout {

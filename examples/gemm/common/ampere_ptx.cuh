@@ -17,6 +17,7 @@ __device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
     return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
 }
 
+// --8<-- [start:cp-async]
 /**
  * @brief Copie asynchrone de 16 octets de la mémoire globale vers la mémoire partagée, sans
  *        passer par les registres ; `.cg` : la donnée n'est gardée qu'en L2, pas en L1, car
@@ -34,7 +35,9 @@ template <int Pending>
 __device__ __forceinline__ void cp_async_wait() {
     asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending));
 }
+// --8<-- [end:cp-async]
 
+// --8<-- [start:ldmatrix-mma]
 /**
  * @brief Quatre matrices 8×8 de 16 bits : les lanes 8·i à 8·i + 7 donnent les adresses des
  *        8 lignes (16 octets chacune) de la matrice i, qui arrive dans @p d [i] ; la lane l en
@@ -65,5 +68,6 @@ __device__ __forceinline__ void mma_bf16_16816(float (&d)[4], const std::uint32_
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
+// --8<-- [end:ldmatrix-mma]
 
 }  // namespace noyaux::gemm::ptx
