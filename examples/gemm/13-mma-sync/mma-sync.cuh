@@ -147,12 +147,17 @@ __global__ void __launch_bounds__(MmaSyncConfig::threads, MmaSyncConfig::min_blo
     auto load = [&](int step) {
         if (step < steps) {
             const int stage = step % C::stages, k0 = step * C::block_k;
-            for (int q = tid; q < C::a_chunks; q += C::threads) {
+            // Un nombre fixe de copies par thread (static_assert plus haut) : boucles déroulées.
+#pragma unroll
+            for (int copy = 0; copy < C::a_chunks / C::threads; ++copy) {
+                const int q = tid + copy * C::threads;
                 const int row = q / C::a_row_chunks, col = q % C::a_row_chunks * C::chunk;
                 ptx::cp_async_16(ptx::shared_address(&a_shared[stage][Index::a_store(q)]),
                                  &a[(block_row + row) * k + k0 + col]);
             }
-            for (int q = tid; q < C::b_chunks; q += C::threads) {
+#pragma unroll
+            for (int copy = 0; copy < C::b_chunks / C::threads; ++copy) {
+                const int q = tid + copy * C::threads;
                 const int row = q / C::b_row_chunks, col = q % C::b_row_chunks * C::chunk;
                 ptx::cp_async_16(ptx::shared_address(&b_shared[stage][Index::b_store(q)]),
                                  &b[(k0 + row) * n + block_col + col]);
