@@ -44,6 +44,7 @@ def constants():
         "etape7": {"bancs": 32, "warp": 32,
                    "avant": {"ecriture_a": _access(a_plain, 1), "lecture_b": _access(b_plain, 4)},
                    "apres": {"ecriture_a": _access(a_fixed, 1), "lecture_b": _access(b_fixed, 4)}},
+        "etape13": _mma_sync(),
         "transposition": {"tuile": 32, "lignes_de_threads": 8, "decalage": 1},
         "megakernel_programme": {"files": 2, "compteurs": 3, "couches": 1, "instructions": [
             _instruction(0, 0, "rmsnorm", 0, 64, -1, 0, 0),
@@ -51,6 +52,24 @@ def constants():
             _instruction(1, 0, "matvec+silu", 0, 128, 0, 1, 1),
             _instruction(1, 1, "matvec+residuel", 0, 64, 1, 2, 2)]},
     }
+
+
+def _mma_sync():
+    """Étape 13 : tuiles de A (4 morceaux de 16 octets par ligne) et de B (16), permutées ou non
+    comme ChunkLayout ; lectures ldmatrix du warp 0 au premier pas, en mots de 4 octets."""
+    def chunk(row, c, row_chunks, swizzled):
+        line_chunks = min(row_chunks, 8)
+        key = (row // (8 // line_chunks)) % line_chunks if swizzled else 0
+        return row * row_chunks + (c ^ key)
+
+    def reads(swizzled):
+        a = [4 * chunk(lane % 16, lane // 16, 4, swizzled) for lane in range(32)]
+        b = [4 * chunk(lane % 16, lane // 16, 16, swizzled) for lane in range(32)]
+        return {"lecture_a": _access(a, 4), "lecture_b": _access(b, 4)}
+    return {"bancs": 32, "morceaux_a": 4, "morceaux_b": 16, "warp_m": 64, "warp_n": 32,
+            "disposition_a_sans": [chunk(r, c, 4, False) for r in range(8) for c in range(4)],
+            "disposition_a_avec": [chunk(r, c, 4, True) for r in range(8) for c in range(4)],
+            "sans": reads(False), "avec": reads(True)}
 
 
 def _instruction(queue, rank, op, begin, end, wait, target, signal):
@@ -170,6 +189,21 @@ class DrawingTest(unittest.TestCase):
         del data["transposition"]
         with self.assertRaisesRegex(FigureError, "« transposition »"):
             figures.transpose_banks(data)
+
+    def test_ldmatrix_banks_show_the_swizzle_effect(self):
+        figure = figures.gemm_ldmatrix_banks(constants())
+        self.assertIn("Lecture de A (ldmatrix), sans permutation", figure.svg)
+        self.assertIn("4 passes : conflit de degré 4", figure.svg)
+        self.assertIn("8 passes : conflit de degré 8", figure.svg)
+        self.assertIn("lecture de B (ldmatrix .trans) avec permutation : 1 passe", figure.alt)
+        self.assertIn("ne tombent que dans 2 groupes de bancs", figure.alt)
+
+    def test_ldmatrix_drawing_refuses_a_layout_that_disagrees_with_the_model(self):
+        data = constants()
+        # La disposition dessinée devient celle d'avant, le modèle reste celui d'après.
+        data["etape13"]["disposition_a_avec"] = data["etape13"]["disposition_a_sans"]
+        with self.assertRaisesRegex(FigureError, "la disposition dessinée"):
+            figures.gemm_ldmatrix_banks(data)
 
     def test_transpose_banks_show_the_padding_effect(self):
         svg = figures.transpose_banks(constants()).svg

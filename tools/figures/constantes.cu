@@ -18,6 +18,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace {
 
@@ -121,6 +122,42 @@ void banks(Json& json) {
     json.close().close();
 }
 
+/** @brief Un accès de l'étape 13 (warp 0, premier pas) : mots, passes et degré selon bank_model. */
+template <typename Access>
+void mma_sync_access(Json& json, const char* key) {
+    const bank_model::WarpAccess access = bank_model::warp_access_of<Access>(0, 0);
+    json.open(key).list("mots", access.word).value("largeur", access.width)
+        .value("passes", bank_model::passes(access)).value("degre", bank_model::conflict_degree(access))
+        .value("pire_degre", bank_model::worst_degree<Access>()).close();
+}
+
+/** @brief Les 8 premières lignes de la tuile de A : indice du morceau rangé pour chaque morceau logique. */
+template <bool Swizzled>
+void mma_sync_a_layout(Json& json, const char* key) {
+    using Layout = typename MmaSyncIndexing<Swizzled>::ALayout;
+    std::vector<int> chunks;
+    for (int row = 0; row < 8; ++row)
+        for (int c = 0; c < Layout::row_chunks; ++c) chunks.push_back(Layout::chunk(row, c));
+    json.list(key, chunks);
+}
+
+/** @brief Étape 13 : la tuile de A permutée ou non, et les bancs lus par ldmatrix. */
+void mma_sync(Json& json) {
+    using namespace bank_model;
+    json.open("etape13").value("bancs", bank_count).value("morceaux_a", MmaSyncConfig::a_row_chunks)
+        .value("morceaux_b", MmaSyncConfig::b_row_chunks).value("warp_m", MmaSyncConfig::warp_m)
+        .value("warp_n", MmaSyncConfig::warp_n);
+    mma_sync_a_layout<false>(json, "disposition_a_sans");
+    mma_sync_a_layout<true>(json, "disposition_a_avec");
+    json.open("sans");
+    mma_sync_access<MmaSyncARead<false>>(json, "lecture_a");
+    mma_sync_access<MmaSyncBRead<false>>(json, "lecture_b");
+    json.close().open("avec");
+    mma_sync_access<MmaSyncARead<true>>(json, "lecture_a");
+    mma_sync_access<MmaSyncBRead<true>>(json, "lecture_b");
+    json.close().close();
+}
+
 void transpose(Json& json) {
     using namespace noyaux::ressources;
     json.open("transposition").value("tuile", kTileDim).value("lignes_de_threads", kBlockRows)
@@ -158,6 +195,7 @@ int main(int argc, char** argv) {
     ladder(json);
     tiling(json);
     banks(json);
+    mma_sync(json);
     transpose(json);
     megakernel_program(json);
     std::ofstream file(argv[1]);

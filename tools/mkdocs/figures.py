@@ -500,6 +500,98 @@ def gemm_banks_step7(constants: dict) -> Figure:
     return Figure(canvas.svg(), alt, caption)
 
 
+# --- GEMM : mémoire partagée permutée pour ldmatrix (étape 13) --------------------------------
+
+CHUNK_BYTES = 16  # un morceau : une ligne de matrice 8×8 de bf16 lue par ldmatrix (PTX ISA)
+
+
+def _ldmatrix_tile_panel(canvas: Canvas, x0: float, y0: float, chunks: list[int], row_chunks: int,
+                         banks: int, title: str) -> int:
+    """Les 8 premières lignes de la tuile de A, rangées par lignes de 128 octets (une colonne par
+    groupe de 4 bancs) ; en couleur, les morceaux k 0–7 que lit la matrice 0 de ldmatrix.
+    Rend le plus grand nombre de ces morceaux dans un même groupe de bancs."""
+    per_line = banks * 4 // CHUNK_BYTES          # morceaux par ligne de 128 octets
+    cell_w, cell_h = 56, 24
+    lines = 8 * row_chunks // per_line
+    canvas.text(x0, y0, title, bold=True, size=12)
+    top = y0 + 26
+    for g in range(per_line):
+        canvas.text(x0 + (g + 0.5) * cell_w, top - 6, f"{4 * g}–{4 * g + 3}", size=10,
+                    anchor="middle", fill=MUTED)
+    canvas.grid(x0, top, lines, per_line, cell_w, cell_h, NEUTRAL, GRID, 0.5)
+    load: dict[int, int] = {}
+    for index, chunk in enumerate(chunks):
+        row, logical = divmod(index, row_chunks)
+        line, group = divmod(chunk, per_line)
+        read = logical == 0
+        if read:
+            load[group] = load.get(group, 0) + 1
+        canvas.rect(x0 + group * cell_w, top + line * cell_h, cell_w, cell_h,
+                    A_FILL if read else PAPER, A_STRONG if read else GRID, 1.5 if read else 0.5)
+        canvas.text(x0 + (group + 0.5) * cell_w, top + line * cell_h + 16,
+                    f"l{row} k{8 * logical}–{8 * logical + 7}", size=10, anchor="middle",
+                    fill=INK if read else MUTED, bold=read)
+    return max(load.values())
+
+
+def gemm_ldmatrix_banks(constants: dict) -> Figure:
+    cfg = _section(constants, "etape13")
+    banks, row_chunks = cfg["bancs"], cfg["morceaux_a"]
+    for layout in ("disposition_a_sans", "disposition_a_avec"):
+        if len(cfg[layout]) != 8 * row_chunks:
+            raise FigureError(f"étape 13 : {layout} ne décrit pas 8 lignes de {row_chunks} morceaux")
+    names = {"lecture_a": "Lecture de A (ldmatrix)", "lecture_b": "Lecture de B (ldmatrix .trans)"}
+    panels = []
+    for key in ("lecture_a", "lecture_b"):
+        for when, label in (("sans", "sans permutation"), ("avec", "avec permutation")):
+            access = cfg[when][key]
+            phases = _check_model(access, banks, f"étape 13, {names[key]}, {label}")
+            panels.append((key, label, phases[0]))
+    cell, x0 = 19, 80
+    canvas = Canvas(x0 + banks * cell + 20, 900, "Mémoire partagée permutée pour ldmatrix, étape 13")
+    tile_w = 8 * 56
+    left, right = 20, 20 + tile_w + 40
+    canvas.width = max(canvas.width, right + tile_w + 20)
+    worst = {}
+    for x, layout, label in ((left, "disposition_a_sans", "sans permutation"),
+                             (right, "disposition_a_avec", "avec permutation")):
+        worst[label] = _ldmatrix_tile_panel(canvas, x, 24, cfg[layout], row_chunks, banks,
+                                            f"Tuile de A, lignes 0 à 7, {label}")
+    a_passes = {label: len(phase) for key, label, phase in panels if key == "lecture_a"}
+    if worst != a_passes:
+        raise FigureError(f"étape 13 : la disposition dessinée donne {worst} passes, "
+                          f"le modèle de bancs {a_passes}")
+    per_line = banks * 4 // CHUNK_BYTES
+    lines = 8 * row_chunks // per_line
+    y = 24 + 26 + lines * 24 + 22
+    canvas.text(left, y, "Colonnes : groupes de 4 bancs ; l : ligne de la tuile de A ; k : les 8 bf16 "
+                "(16 octets) du morceau. En bleu, les 8 lignes que lit la matrice 0 d'un ldmatrix.",
+                size=11, fill=MUTED)
+    y += 36
+    for key, label, phase in panels:
+        passes = len(phase)
+        note = (f"{passes} passes : conflit de degré {passes}" if passes > 1
+                else "1 passe : aucun conflit")
+        title = f"{names[key]}, {label} : matrice 0 (lanes 0 à 7, 16 octets chacune)"
+        y = _bank_panel(canvas, x0, y, phase, banks, 4, cell, title, note) + 34
+    canvas.text(x0, y - 12, f"Colonnes : les bancs 0 à {banks - 1} ; dans chaque case, la lane "
+                "dont la ligne est servie à cette passe.", size=11, fill=MUTED)
+    canvas.height = y
+    alt_parts = [f"{names[key][0].lower()}{names[key][1:]} {label} : {len(phase)} passe"
+                 f"{'s' if len(phase) > 1 else ''}" for key, label, phase in panels]
+    alt = (f"En haut, les 8 premières lignes de la tuile de A de l'étape 13 ({row_chunks} morceaux "
+           f"de 16 octets par ligne) rangées par lignes de 128 octets, une colonne par groupe de "
+           f"4 bancs. Sans permutation, les 8 morceaux k 0–7 que lit une matrice de ldmatrix ne "
+           f"tombent que dans {len({c % per_line for c in cfg['disposition_a_sans'][::row_chunks]})} "
+           "groupes de bancs ; avec la permutation par OU exclusif, dans 8 groupes différents. "
+           "En bas, les bancs touchés par la première matrice de ldmatrix du warp 0, une ligne "
+           "par passe : " + " ; ".join(alt_parts) + ".")
+    caption = ("La permutation par OU exclusif des morceaux de 16 octets : chaque matrice de "
+               "ldmatrix lit ses 8 lignes en une passe (modèle de bancs de l'exemple, warp 0, "
+               "premier pas).")
+    return Figure(canvas.svg(), alt, caption)
+
+
 # --- GEMM : coalescence (étapes 1 et 2) -------------------------------------------------------
 
 def gemm_coalescing(constants: dict) -> Figure:
@@ -981,6 +1073,7 @@ FIGURES: dict[str, Callable[[dict], Figure]] = {
     "gemm-tuiles-etape5": gemm_tiles_step5,
     "gemm-produit-exterieur": gemm_outer_product,
     "gemm-bancs-etape7": gemm_banks_step7,
+    "gemm-bancs-ldmatrix": gemm_ldmatrix_banks,
     "gemm-tuiles-warp": gemm_warp_tiles,
     "gemm-double-tampon": gemm_double_buffer,
     "gemm-roofline": gemm_roofline,

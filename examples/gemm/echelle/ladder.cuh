@@ -27,6 +27,7 @@
 #include "gemm/10-double-tampon/double-tampon.cuh"
 #include "gemm/11-au-dela-de-boehm/au-dela-de-boehm.cuh"
 #include "gemm/12-wmma/wmma.cuh"
+#include "gemm/13-mma-sync/mma-sync.cuh"
 
 namespace noyaux::gemm {
 
@@ -58,7 +59,8 @@ using Ladder = KernelList<
 
 /** @brief L'échelle bf16 (Tensor Cores), mesurée contre cublasGemmEx bf16 → fp32. */
 using Bf16Ladder = KernelList<
-    WmmaKernel  // 12-wmma
+    WmmaKernel,    // 12-wmma
+    MmaSyncKernel  // 13-mma-sync
     >;
 // --8<-- [end:echelle]
 
