@@ -11,7 +11,7 @@
 
 #include "gemm/common/ampere_ptx.cuh"
 #include "gemm/common/bank_model.hpp"
-#include "gemm/common/host_device.hpp"
+#include "common/host_device.hpp"
 #include "gemm/common/kernel.cuh"
 
 #include <cuda_bf16.h>
