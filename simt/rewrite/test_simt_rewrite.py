@@ -459,15 +459,27 @@ class RepositoryExamples(unittest.TestCase):
 
     @staticmethod
     def gpu_only_kernel_source(path: pathlib.Path) -> bool:
-        """Noyaux ou programme d'un exemple réservé au GPU (BACKENDS sans cpu) : la construction
-        ne les réécrit pas, ils peuvent contenir ce que l'émulateur refuse (PTX en ligne…)."""
-        if path.name == "test.cu" or path.suffix == ".hpp":
-            return False  # réécrits pour les tests de la logique hôte (HOST_TESTS_CPU)
-        cmake = path.parent / "CMakeLists.txt"
-        if not cmake.is_file():
+        """Source d'un exemple réservé au GPU (BACKENDS sans cpu, ou étape GEMM GPU_ONLY) : la
+        construction ne la réécrit pas, elle peut contenir ce que l'émulateur refuse (PTX en
+        ligne, tcgen05…). Seuls test.cu et les .hpp d'un exemple HOST_TESTS_CPU sont réécrits,
+        pour les tests de sa logique hôte. Un dossier nommé d'après une architecture
+        (examples/common/sm100/) ne contient que du code de cette architecture, jamais réécrit."""
+        if any(re.fullmatch(r"sm\d+a?", folder) for folder in path.parent.parts):
+            return True
+        example = next((folder for folder in path.parents
+                        if (folder / "CMakeLists.txt").is_file()
+                        and re.fullmatch(r"\d\d-[a-z0-9-]+", folder.name)), None)
+        if example is None:
             return False
-        backends = re.search(r"BACKENDS([^\n]*)", cmake.read_text(encoding="utf-8"))
-        return backends is not None and "cpu" not in backends.group(1).split()
+        cmake = (example / "CMakeLists.txt").read_text(encoding="utf-8")
+        backends = re.search(r"BACKENDS([^\n]*)", cmake)
+        gpu_only = ((backends is not None and "cpu" not in backends.group(1).split())
+                    or re.search(r"\bGPU_ONLY\b", cmake) is not None)
+        if not gpu_only:
+            return False
+        host_tests = re.search(r"\bHOST_TESTS_CPU\b", cmake) is not None
+        rewritten = path.parent == example and (path.name == "test.cu" or path.suffix == ".hpp")
+        return not (host_tests and rewritten)
 
     def test_all_examples(self):
         sources = [p for p in (REPOSITORY / "examples").rglob("*") if p.suffix in SOURCE_SUFFIXES]

@@ -22,8 +22,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-# Dossiers du dépôt qui ne sont pas du code du projet.
-SKIPPED_DIRS = {".git", ".venv", "node_modules", "__pycache__"}
+# Dossiers du dépôt qui ne sont pas du code du projet (.deps : paquets Debian que ci/gpu-deps
+# télécharge et que ci/gpu-check décompresse, sources de GoogleTest comprises).
+SKIPPED_DIRS = {".git", ".venv", ".deps", "node_modules", "__pycache__"}
 
 
 class SetupError(Exception):
