@@ -7,6 +7,8 @@
  */
 #pragma once
 
+#include "common/host_device.hpp"
+
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -23,7 +25,7 @@ namespace noyaux::tensor_core {
  *        @p sbo (stride byte offset) deux groupes de 8 lignes voisins.
  * @return la position, en octets depuis le début de l'opérande, de l'élément (@p row, @p k)
  */
-__host__ __device__ constexpr std::uint32_t core_matrix_offset(unsigned row, unsigned k, std::uint32_t lbo,
+NOYAUX_HOST_DEVICE constexpr std::uint32_t core_matrix_offset(unsigned row, unsigned k, std::uint32_t lbo,
                                                                std::uint32_t sbo) {
     return (row / 8) * sbo + (k / 8) * lbo + (row % 8) * 16 + (k % 8) * 2;
 }
@@ -39,7 +41,7 @@ constexpr std::uint32_t kStrideByteOffset = 256;
  *        0–13, 16–29 et 32–45) ; le reste à zéro : pas de permutation. Sans vérification : les
  *        noyaux l'appellent avec des constantes (voir make_smem_descriptor).
  */
-__host__ __device__ constexpr std::uint64_t encode_smem_descriptor(std::uint32_t address, std::uint32_t lbo,
+NOYAUX_HOST_DEVICE constexpr std::uint64_t encode_smem_descriptor(std::uint32_t address, std::uint32_t lbo,
                                                                    std::uint32_t sbo) {
     return std::uint64_t{(address >> 4) & 0x3FFF} | (std::uint64_t{(lbo >> 4) & 0x3FFF} << 16) |
            (std::uint64_t{(sbo >> 4) & 0x3FFF} << 32);

@@ -10,7 +10,7 @@
  */
 #pragma once
 
-#include "host_device.hpp"
+#include "common/host_device.hpp"
 
 #include <algorithm>
 #include <cstdint>
