@@ -24,6 +24,7 @@
 #include "gemm/10-double-tampon/double-tampon.cuh"
 #include "gemm/11-au-dela-de-boehm/au-dela-de-boehm.cuh"
 #include "gemm/12-wmma/wmma.cuh"
+#include "gemm/14-tma-wgmma/tma-wgmma.cuh"
 
 namespace noyaux::gemm {
 
@@ -55,7 +56,8 @@ using Ladder = KernelList<
 
 /** @brief L'échelle bf16 (Tensor Cores), mesurée contre cublasGemmEx bf16 → fp32. */
 using Bf16Ladder = KernelList<
-    WmmaKernel  // 12-wmma
+    WmmaKernel,     // 12-wmma
+    TmaWgmmaKernel  // 14-tma-wgmma (sm_90a ; ignorée sur un GPU plus ancien)
     >;
 // --8<-- [end:echelle]
 
