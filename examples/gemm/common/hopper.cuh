@@ -3,7 +3,7 @@
  * @brief Les instructions de Hopper dont se servent les étapes 14 et suivantes, une petite
  *        fonction par instruction PTX en ligne : mbarrier (init, arrive.expect_tx,
  *        try_wait.parity), barrières de proxy, copie TMA 2D vers la mémoire partagée, et wgmma
- *        (fence, commit_group, wait_group, mma_async m64nNk16 f32 ← bf16 pour N = 64, 128, 256).
+ *        (fence, commit_group, wait_group, mma_async m64nNk16 f32 ← bf16 pour N = 8, 64, 128, 256).
  *
  * Disponibilité : la TMA et les mbarrier à transactions existent à partir de sm_90 ; wgmma
  * seulement pour sm_90a (jeu propre à l'architecture, absent de sm_100a). Les fonctions ne
@@ -28,6 +28,7 @@
 /** @brief Vrai là où la TMA et les mbarrier à transactions existent (sm_90 et plus, simt). */
 #define NOYAUX_HAS_TMA 1
 #else
+/** @brief Faux ailleurs (sm_80, passe de l'hôte) : le noyau se réduit à un piège. */
 #define NOYAUX_HAS_TMA 0
 #endif
 
@@ -35,6 +36,7 @@
 /** @brief Vrai là où wgmma existe (sm_90a, simt). */
 #define NOYAUX_HAS_WGMMA 1
 #else
+/** @brief Faux ailleurs (sm_80, sm_100a, passe de l'hôte) : le noyau se réduit à un piège. */
 #define NOYAUX_HAS_WGMMA 0
 #endif
 
@@ -147,6 +149,23 @@ __device__ __forceinline__ void wgmma_m64n64k16(float (&d)[32], std::uint64_t de
         : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TransB)
         : "memory");
 }
+
+/** @brief D (64×8, f32, 4 registres par thread) += A·B, m64n8k16, bf16 ; voir wgmma_m64n64k16. */
+template <int TransB>
+__device__ __forceinline__ void wgmma_m64n8k16(float (&d)[4], std::uint64_t desc_a, std::uint64_t desc_b, int scale_d) {
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %6, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3}, "
+        "%4, %5, p, 1, 1, 0, %7;\n"
+        "}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TransB)
+        : "memory");
+}
+
 
 /** @brief D (64×128, f32, 64 registres par thread) += A·B, m64n128k16, bf16 ; voir wgmma_m64n64k16. */
 template <int TransB>
