@@ -33,9 +33,11 @@ def _tensor(text: str) -> bool:
 
 
 def main_loop(kernel: Kernel) -> list[tuple[str, str]]:
-    """La boucle (branchement arrière) qui contient le plus d'instructions des Tensor Cores, puis
-    le plus de FFMA ; la plus courte à égalité. Une boucle de Tensor Cores passe devant celle
-    d'un épilogue, dont les FFMA (α·AB + β·C) peuvent être plus nombreuses que ses produits."""
+    """La boucle (branchement arrière) qui contient le plus d'instructions des Tensor Cores, ou, à
+    défaut, de FFMA ; la plus courte à égalité. Les Tensor Cores d'abord : la boucle d'un
+    épilogue (α·AB + β·C) peut avoir plus de FFMA que la boucle sur K n'a de produits, et un
+    branchement arrière placé en fin de noyau (la reprise d'une attente de mbarrier) embrasse la
+    boucle et l'épilogue."""
     addresses = [int(address, 16) for address, _ in kernel.instructions]
     best: list[tuple[str, str]] = []
     best_key = (-1, -1, 0)
@@ -49,7 +51,7 @@ def main_loop(kernel: Kernel) -> list[tuple[str, str]]:
         body = kernel.instructions[start:index + 1]
         tensor = sum(_tensor(t) for _, t in body)
         ffma = sum(opcode(t).startswith("FFMA") for _, t in body)
-        key = (tensor, ffma, -len(body))
+        key = (tensor, ffma if tensor == 0 else 0, -len(body))
         if key > best_key:
             best, best_key = body, key
     return best

@@ -44,6 +44,7 @@ int gemm_program(int argc, char** argv) {
     }
     const cudaDeviceProp device = require_device();
     require_kernel_image(Kernel::entry(), Kernel::name);
+    require_architecture<Kernel>();  // une étape de Hopper sur un GPU plus ancien : refus en français
 
     const HostProblemOf<Input> problem = make_problem<Input>(shape, float(alpha), float(beta));
     const std::vector<float> result = run_on_device<Kernel>(problem);

@@ -8,6 +8,9 @@
 
 #include "gemm.hpp"
 
+#include "common/cuda_check.cuh"
+#include "common/device.cuh"
+
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -17,6 +20,7 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 namespace noyaux::gemm {
 
@@ -109,18 +113,81 @@ struct LaunchGeometry {
     dim3 block;  ///< threads par bloc
 };
 
+/**
+ * @brief Architecture minimale d'une étape (ex. 90 pour la TMA et wgmma) : celle qu'elle
+ *        déclare par `minimum_architecture`, 0 sinon (toute architecture de la compilation).
+ */
+template <typename Kernel>
+constexpr int minimum_architecture_of() {
+    if constexpr (requires { Kernel::minimum_architecture; })
+        return Kernel::minimum_architecture;
+    else
+        return 0;
+}
+
+/**
+ * @brief Refuse, en français, une étape dont le code retenu pour le GPU présent vient d'une
+ *        architecture plus ancienne que son minimum (une étape de Hopper compilée pour sm_80 n'y
+ *        est qu'un piège). Sous simt, qui exécute le PTX de toute architecture, rien n'est refusé.
+ * @throws UnsupportedArchitectureError
+ */
+template <GemmKernel Kernel>
+void require_architecture() {
+#ifndef SIMT_EMULATOR
+    if constexpr (minimum_architecture_of<Kernel>() > 0)
+        require_kernel_architecture(Kernel::entry(), Kernel::name, minimum_architecture_of<Kernel>(),
+                                    Kernel::architecture_feature);
+#endif
+}
+
+/** @brief Pourquoi l'étape ne peut pas s'exécuter sur le GPU présent ; vide si elle le peut. */
+template <GemmKernel Kernel>
+std::string unavailable_reason() {
+    try {
+        require_architecture<Kernel>();
+    } catch (const UnsupportedArchitectureError& error) {
+        return error.what();
+    }
+    return {};
+}
+
+/** @brief Au-delà de 48 Kio de mémoire partagée dynamique, un noyau doit en demander la permission. */
+constexpr std::size_t kDefaultDynamicSharedLimit = 48 * 1024;
+
+/**
+ * @brief Autorise @p kernel à recevoir @p bytes octets de mémoire partagée dynamique
+ *        (cudaFuncSetAttribute), une fois par programme : l'appel coûte du temps d'hôte, que
+ *        le benchmark verrait entre ses événements.
+ */
+template <auto Kernel, std::size_t Bytes>
+void allow_dynamic_shared() {
+    if constexpr (Bytes > kDefaultDynamicSharedLimit) {
+        static const bool allowed = [] {
+            NOYAUX_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Bytes)));
+            return true;
+        }();
+        (void)allowed;
+    }
+}
+
 // --8<-- [start:adaptateur]
 /**
  * @brief L'adaptateur commun à toutes les étapes (patron CRTP : `struct MonEtape :
  *        GemmStep<MonEtape>`). L'étape déclare `name`, `kernel` et `geometry(shape)`, et, si
  *        elle s'en écarte, `granularity` et `alignment` ; l'adaptateur en tire ce qu'attend
- *        le concept GemmKernel.
+ *        le concept GemmKernel. Une étape peut aussi déclarer :
+ * - `shared_bytes` : sa mémoire partagée dynamique (au-delà de 48 Kio, demandée au runtime) ;
+ * - `kernel_arguments(args)` : un std::tuple des arguments de son noyau (ses tensor maps, par
+ *   exemple), qui est alors lancé par cudaLaunchKernelEx au lieu de (m, n, k, α, A, B, β, C) ;
+ * - `minimum_architecture` et `architecture_feature` : l'architecture qu'exige son noyau (90)
+ *   et ce qui l'exige, pour le message de refus (voir require_architecture).
  */
 template <typename Step, typename InputType = float>
 struct GemmStep {
     using Input = InputType;                                 ///< éléments de A et de B
     static constexpr Shape granularity{1, 1, 1};             ///< par défaut, toute forme
     static constexpr std::size_t alignment = sizeof(Input);  ///< par défaut, un élément à la fois
+    static constexpr std::size_t shared_bytes = 0;           ///< par défaut, pas de mémoire partagée dynamique
 
     /** @brief Le noyau, pour vérifier qu'il a du code pour le GPU présent. */
     static const void* entry() { return reinterpret_cast<const void*>(Step::kernel); }
@@ -131,9 +198,22 @@ struct GemmStep {
         require_32bit_indices(args.shape, Step::name);
         if constexpr (Step::alignment > sizeof(Input)) check_alignment(args, Step::alignment, Step::name);
         const LaunchGeometry geometry = Step::geometry(args.shape);
-        const auto [m, n, k] = args.shape;
-        Step::kernel<<<geometry.grid, geometry.block, 0, stream>>>(
-            m, n, k, args.alpha, device_pointer(args.a), device_pointer(args.b), args.beta, args.c);
+        allow_dynamic_shared<Step::kernel, Step::shared_bytes>();
+        if constexpr (requires { Step::kernel_arguments(args); }) {
+            cudaLaunchConfig_t config{};
+            config.gridDim = geometry.grid;
+            config.blockDim = geometry.block;
+            config.dynamicSmemBytes = Step::shared_bytes;
+            config.stream = stream;
+            const auto launch_with = [&](const auto&... arguments) {
+                NOYAUX_CUDA_CHECK(cudaLaunchKernelEx(&config, Step::kernel, arguments...));
+            };
+            std::apply(launch_with, Step::kernel_arguments(args));
+        } else {
+            const auto [m, n, k] = args.shape;
+            Step::kernel<<<geometry.grid, geometry.block, Step::shared_bytes, stream>>>(
+                m, n, k, args.alpha, device_pointer(args.a), device_pointer(args.b), args.beta, args.c);
+        }
     }
 };
 

@@ -31,6 +31,11 @@ struct LadderCase {
     Shape granularity;        ///< M, N et K doivent en être des multiples
     std::size_t alignment = sizeof(Input);  ///< alignement exigé de A, B et C, en octets
     bool wide_indices = false;              ///< lignes indexées en 64 bits : M·N sans borne d'int
+    /**
+     * @brief Pourquoi l'étape ne peut pas s'exécuter sur le GPU présent (architecture trop
+     *        ancienne) ; vide si elle le peut. Ses tests sont alors ignorés (GTEST_SKIP).
+     */
+    std::string (*unavailable)() = nullptr;
     /** @brief Exécute l'étape sur le GPU (ou l'émulateur) et rend C ; lève UnsupportedShapeError. */
     std::vector<float> (*run)(const HostProblemOf<Input>&) = nullptr;
     /** @brief Lance sur des pointeurs donnés, sans attendre ; lève avant tout lancement si refusé. */

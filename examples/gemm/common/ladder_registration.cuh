@@ -31,6 +31,7 @@ LadderCase<input_of<Kernel>> make_ladder_case(std::string test_name) {
     ladder_case.granularity = Kernel::granularity;
     ladder_case.alignment = Kernel::alignment;
     if constexpr (requires { Kernel::wide_indices; }) ladder_case.wide_indices = Kernel::wide_indices;
+    ladder_case.unavailable = [] { return unavailable_reason<Kernel>(); };
     ladder_case.run = [](const HostProblemOf<Input>& problem) { return run_on_device<Kernel>(problem); };
     ladder_case.launch = [](const GemmArgsOf<Input>& args) { Kernel::launch(args, nullptr); };
     ladder_case.nothing_launched = [] { return cudaGetLastError() == cudaSuccess; };

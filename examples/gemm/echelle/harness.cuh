@@ -389,6 +389,11 @@ void bench_kernel(benchmark::State& state, const Shape& shape) {
     try {
         noyaux::gemm::check_shape<Kernel>(shape);  // granularité : message du noyau
         noyaux::require_kernel_image(Kernel::entry(), Kernel::name);
+        // Une étape de Hopper sur un GPU plus ancien : ignorée, avec la raison.
+        if (const std::string why = noyaux::gemm::unavailable_reason<Kernel>(); !why.empty()) {
+            state.SkipWithError(("ignorée : " + why).c_str());
+            return;
+        }
         using Input = input_of<Kernel>;
         WorkspaceOf<Input>& workspace = workspace_for<Input>(shape);
         verify_once<Kernel>(workspace);

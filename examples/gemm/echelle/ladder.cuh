@@ -28,6 +28,7 @@
 #include "gemm/11-au-dela-de-boehm/au-dela-de-boehm.cuh"
 #include "gemm/12-wmma/wmma.cuh"
 #include "gemm/13-mma-sync/mma-sync.cuh"
+#include "gemm/14-tma-wgmma/tma-wgmma.cuh"
 
 namespace noyaux::gemm {
 
@@ -59,8 +60,9 @@ using Ladder = KernelList<
 
 /** @brief L'échelle bf16 (Tensor Cores), mesurée contre cublasGemmEx bf16 → fp32. */
 using Bf16Ladder = KernelList<
-    WmmaKernel,    // 12-wmma
-    MmaSyncKernel  // 13-mma-sync
+    WmmaKernel,     // 12-wmma
+    MmaSyncKernel,  // 13-mma-sync
+    TmaWgmmaKernel  // 14-tma-wgmma (sm_90a ; ignorée sur un GPU plus ancien)
     >;
 // --8<-- [end:echelle]
 

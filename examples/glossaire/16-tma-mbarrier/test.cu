@@ -37,7 +37,9 @@ std::string rejection(const gt::TileMapSpec& s) {
 }  // namespace
 
 TEST(TmaHost, PitchMustBeAMultipleOf16Bytes) {
-    EXPECT_EQ(rejection(spec(10, 70, 284)), "pas entre lignes de 284 octets : la TMA exige un multiple de 16 octets");
+    EXPECT_EQ(rejection(spec(10, 70, 284)),
+              "pas entre lignes de 284 octets : la TMA exige un multiple de 16 octets (dimension principale "
+              "multiple de 4 éléments)");
     EXPECT_EQ(rejection(spec(10, 70, 288)), "");
     EXPECT_NE(rejection(spec(10, 70, 272)).find("plus court qu'une ligne de 280 octets"), std::string::npos);
     EXPECT_NE(rejection(spec(10, 4, std::size_t{1} << 40)).find("moins de 2^40"), std::string::npos);
@@ -48,8 +50,8 @@ TEST(TmaHost, BoxAndDimensionsHaveLimits) {
     EXPECT_NE(rejection({10, 64, 256, 300, 32}).find("entre 1 et 256"), std::string::npos);
     EXPECT_NE(rejection({10, 64, 256, 0, 32}).find("entre 1 et 256"), std::string::npos);
     EXPECT_NE(rejection(spec(0, 64, 256)).find("entre 1 et 2^32"), std::string::npos);
-    EXPECT_THROW(gt::validate_address(0x1008), std::invalid_argument);
-    EXPECT_NO_THROW(gt::validate_address(0x1010));
+    EXPECT_THROW(gt::validate_tile_map(spec(8, 32, 128), 0x1008), std::invalid_argument);  // adresse
+    EXPECT_NO_THROW(gt::validate_tile_map(spec(8, 32, 128), 0x1010));
 }
 
 TEST(TmaHost, ExpectedTileIsZeroOutsideTheMatrix) {

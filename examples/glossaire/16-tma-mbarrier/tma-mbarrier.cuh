@@ -7,6 +7,8 @@
  *
  * cuTensorMapEncodeTiled est une fonction du pilote : on l'obtient par le runtime
  * (cudaGetDriverEntryPointByVersion), sans lier libcuda ; cuda.h ne sert qu'à ses types.
+ * L'encodeur et les enveloppes des instructions sont ceux de la partie GEMM
+ * (gemm/common/tma_host.cuh, gemm/common/hopper.cuh).
  * Sur GPU, sm_90 ou plus : pour sm_80, le noyau se réduit à un piège, que le programme ne lance
  * jamais. L'émulateur simt (SIMT_EMULATOR, sans __CUDA_ARCH__) exécute le même PTX.
  */
@@ -17,6 +19,8 @@
 #include <cuda_runtime.h>
 
 #include "common/cuda_check.cuh"
+#include "gemm/common/hopper.cuh"
+#include "gemm/common/tma_host.cuh"
 #include "tuile.hpp"
 
 #include <cstdint>
@@ -27,30 +31,6 @@ namespace noyaux::glossaire::tma {
 
 /** @brief Threads par bloc : un seul lance la copie, tous attendent puis recopient la tuile. */
 constexpr unsigned kThreads = 128;
-
-#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900) || defined(SIMT_EMULATOR)
-// --8<-- [start:mbarrier]
-/** @brief Adresse dans la fenêtre de mémoire partagée, pour les opérandes .shared de la PTX. */
-__device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
-    return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
-}
-
-/** @brief Un essai d'attente : vrai si la phase de parité @p parity du mbarrier est terminée. */
-__device__ __forceinline__ bool mbarrier_try_wait(std::uint32_t barrier, std::uint32_t parity) {
-    std::uint32_t done = 0;
-    asm volatile(
-        "{\n"
-        "  .reg .pred p;\n"
-        "  mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        "  selp.u32 %0, 1, 0, p;\n"
-        "}\n"
-        : "=r"(done)
-        : "r"(barrier), "r"(parity)
-        : "memory");
-    return done != 0;
-}
-// --8<-- [end:mbarrier]
-#endif
 
 // --8<-- [start:noyau]
 /**
@@ -64,29 +44,23 @@ __device__ __forceinline__ bool mbarrier_try_wait(std::uint32_t barrier, std::ui
  */
 __global__ void __launch_bounds__(kThreads)
     load_tiles(const __grid_constant__ CUtensorMap map, const int* __restrict__ origins, float* __restrict__ tiles) {
-#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900) || defined(SIMT_EMULATOR)
+#if NOYAUX_HAS_TMA
+    using namespace ::noyaux::gemm::hopper;  // une fonction par instruction PTX
     __shared__ alignas(128) float tile[kTileRows * kTileCols];
     __shared__ alignas(8) std::uint64_t barrier;
-    const std::uint32_t bar = shared_address(&barrier);
     if (threadIdx.x == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
+        mbarrier_init(&barrier, 1);
         // L'initialisation doit être visible du proxy asynchrone, par lequel passe la TMA.
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        fence_proxy_async();
     }
     __syncthreads();
     if (threadIdx.x == 0) {
         const int row = origins[2 * blockIdx.x];
         const int col = origins[2 * blockIdx.x + 1];
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(kTileBytes) : "memory");
-        // Coordonnées de la plus interne à la plus externe : colonne, puis ligne.
-        asm volatile(
-            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-            " [%0], [%1, {%2, %3}], [%4];" ::"r"(shared_address(tile)),
-            "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(col), "r"(row), "r"(bar)
-            : "memory");
+        mbarrier_arrive_expect_tx(&barrier, kTileBytes);
+        tma_load_2d(tile, &map, &barrier, col, row);  // la colonne (dimension contiguë) d'abord
     }
-    while (!mbarrier_try_wait(bar, 0)) {
-    }
+    mbarrier_wait(&barrier, 0);
     float* out = tiles + static_cast<std::size_t>(blockIdx.x) * kTileRows * kTileCols;
     for (unsigned i = threadIdx.x; i < kTileRows * kTileCols; i += kThreads) out[i] = tile[i];
 #else
@@ -97,43 +71,15 @@ __global__ void __launch_bounds__(kThreads)
 
 // --8<-- [start:tensor-map]
 /**
- * @brief cuTensorMapEncodeTiled, fonction du pilote, obtenue par le runtime : le binaire n'est
- *        pas lié à libcuda, et démarre donc sans pilote.
- * @throws CudaError si le runtime échoue ; std::runtime_error si le pilote n'a pas ce symbole
- */
-inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
-    void* function = nullptr;
-    cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-    NOYAUX_CUDA_CHECK(
-        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &status));
-    if (status != cudaDriverEntryPointSuccess || function == nullptr)
-        throw std::runtime_error("le pilote ne fournit pas cuTensorMapEncodeTiled (pilote CUDA 12.0 ou plus requis)");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
-}
-
-/**
  * @brief Encode la tensor map de la matrice @p matrix (mémoire du GPU) décrite par @p spec :
  *        flottants, deux dimensions, boîte de @p spec.tile_rows × @p spec.tile_cols, sans
- *        entrelacement ni permutation ; les éléments hors de la matrice arrivent à zéro.
+ *        permutation ; les éléments hors de la matrice arrivent à zéro. L'encodeur est celui de
+ *        la partie GEMM (gemm/common/tma_host.cuh), obtenu du pilote par le runtime.
  * @throws std::invalid_argument si @p spec ou l'adresse enfreint une règle de la TMA ;
  *         std::runtime_error si le pilote refuse malgré tout
  */
 inline CUtensorMap encode_tile_map(const float* matrix, const TileMapSpec& spec) {
-    validate_tile_map(spec);
-    validate_address(reinterpret_cast<std::uintptr_t>(matrix));
-    const cuuint64_t dims[2] = {spec.cols, spec.rows};  // la dimension la plus interne d'abord
-    const cuuint64_t strides[1] = {spec.row_pitch_bytes};
-    const cuuint32_t box[2] = {spec.tile_cols, spec.tile_rows};
-    const cuuint32_t element_strides[2] = {1, 1};
-    CUtensorMap map{};
-    const CUresult result = tensor_map_encoder()(
-        &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(matrix), dims, strides, box, element_strides,
-        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
-        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (result != CUDA_SUCCESS)
-        throw std::runtime_error("cuTensorMapEncodeTiled a refusé la tensor map (code " +
-                                 std::to_string(static_cast<int>(result)) + ")");
-    return map;
+    return ::noyaux::gemm::tma::encode(operand_map(spec, reinterpret_cast<std::uintptr_t>(matrix)));
 }
 // --8<-- [end:tensor-map]
 

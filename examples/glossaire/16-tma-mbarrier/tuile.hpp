@@ -1,16 +1,16 @@
 /**
  * @file
- * @brief Logique hôte de l'exemple 16 : les règles qu'une tensor map doit respecter (vérifiées
- *        avant cuTensorMapEncodeTiled, pour une erreur en français plutôt qu'un code du
- *        pilote) et la tuile attendue, zéros hors de la matrice. Sans appel CUDA : testée aussi
- *        sur l'émulateur.
+ * @brief Logique hôte de l'exemple 16 : la tensor map de la tuile, vérifiée avant
+ *        cuTensorMapEncodeTiled par les règles de la partie GEMM (une erreur en français plutôt
+ *        qu'un code du pilote), et la tuile attendue, zéros hors de la matrice. Sans appel
+ *        CUDA : testée aussi sur l'émulateur.
  */
 #pragma once
 
+#include "gemm/common/tensor_map.hpp"
+
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 namespace noyaux::glossaire::tma {
@@ -32,47 +32,21 @@ struct TileMapSpec {
 };
 
 // --8<-- [start:validation]
-/**
- * @brief Vérifie @p spec selon les règles de cuTensorMapEncodeTiled pour des flottants sans
- *        entrelacement : dimensions de 1 à 2^32, pas entre lignes multiple de 16 octets (et
- *        au moins une ligne), boîte de 1 à 256 éléments par dimension, ligne de boîte multiple
- *        de 16 octets.
- * @throws std::invalid_argument avec la règle enfreinte, en français
- */
-inline void validate_tile_map(const TileMapSpec& spec) {
-    constexpr std::size_t kElement = sizeof(float);
-    constexpr std::size_t kMaxDim = std::size_t{1} << 32;
-    if (spec.rows == 0 || spec.cols == 0 || spec.rows > kMaxDim || spec.cols > kMaxDim)
-        throw std::invalid_argument("matrice de " + std::to_string(spec.rows) + " × " + std::to_string(spec.cols) +
-                                    " : chaque dimension doit être comprise entre 1 et 2^32");
-    if (spec.row_pitch_bytes % 16 != 0)
-        throw std::invalid_argument("pas entre lignes de " + std::to_string(spec.row_pitch_bytes) +
-                                    " octets : la TMA exige un multiple de 16 octets");
-    if (spec.row_pitch_bytes < spec.cols * kElement)
-        throw std::invalid_argument("pas entre lignes de " + std::to_string(spec.row_pitch_bytes) +
-                                    " octets : plus court qu'une ligne de " + std::to_string(spec.cols * kElement) +
-                                    " octets");
-    if (spec.row_pitch_bytes >= (std::size_t{1} << 40))
-        throw std::invalid_argument("pas entre lignes de " + std::to_string(spec.row_pitch_bytes) +
-                                    " octets : la TMA exige moins de 2^40 octets");
-    if (spec.tile_rows == 0 || spec.tile_cols == 0 || spec.tile_rows > 256 || spec.tile_cols > 256)
-        throw std::invalid_argument("tuile de " + std::to_string(spec.tile_rows) + " × " +
-                                    std::to_string(spec.tile_cols) +
-                                    " : chaque dimension doit être comprise entre 1 et 256 éléments");
-    if (spec.tile_cols * kElement % 16 != 0)
-        throw std::invalid_argument("ligne de tuile de " + std::to_string(spec.tile_cols * kElement) +
-                                    " octets : la TMA exige un multiple de 16 octets");
+/** @brief La description de @p spec (matrice d'adresse @p address) qu'attend la TMA : des flottants, sans permutation. */
+inline ::noyaux::gemm::tma::OperandMap operand_map(const TileMapSpec& spec, std::uintptr_t address) {
+    return {spec.rows,      spec.cols,      spec.row_pitch_bytes, sizeof(float),
+            spec.tile_rows, spec.tile_cols, ::noyaux::gemm::tma::Swizzle::none, address};
 }
-// --8<-- [end:validation]
 
 /**
- * @brief Vérifie l'adresse de la matrice.
- * @throws std::invalid_argument si @p address n'est pas alignée sur 16 octets
+ * @brief Vérifie @p spec et l'adresse @p address selon les règles de cuTensorMapEncodeTiled :
+ *        celles de la partie GEMM (gemm/common/tensor_map.hpp), qui les énoncent en français.
+ * @throws std::invalid_argument (TensorMapError) avec la règle enfreinte
  */
-inline void validate_address(std::uintptr_t address) {
-    if (address % 16 != 0)
-        throw std::invalid_argument("adresse de la matrice non alignée sur 16 octets, comme l'exige la TMA");
+inline void validate_tile_map(const TileMapSpec& spec, std::uintptr_t address = 0) {
+    ::noyaux::gemm::tma::validate(operand_map(spec, address));
 }
+// --8<-- [end:validation]
 
 /**
  * @brief La tuile que la TMA doit apporter pour l'origine (@p row0, @p col0) : les éléments

@@ -5,6 +5,7 @@
  *        descripteurs (sans permutation), encadrée par wgmma.fence, wgmma.commit_group et
  *        wgmma.wait_group.
  *
+ * Les enveloppes des instructions sont celles de la partie GEMM (gemm/common/hopper.cuh).
  * wgmma n'existe que pour sm_90a (jeu d'instructions propre à l'architecture) ; pour les
  * autres cibles de la partie (sm_80), le noyau se réduit à un piège, jamais lancé. L'émulateur
  * simt (SIMT_EMULATOR, sans __CUDA_ARCH__) exécute le même PTX.
@@ -15,6 +16,7 @@
 
 #include "common/cuda_check.cuh"
 #include "disposition.hpp"
+#include "gemm/common/hopper.cuh"
 
 #include <cstdint>
 
@@ -31,7 +33,8 @@ namespace noyaux::glossaire::warpgroup_mma {
  */
 __global__ void __launch_bounds__(kThreads)
     wgmma_m64n8k16(const std::uint16_t* __restrict__ a, const std::uint16_t* __restrict__ bt, float* __restrict__ d) {
-#if (defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)) || defined(SIMT_EMULATOR)
+#if NOYAUX_HAS_WGMMA
+    namespace hp = ::noyaux::gemm::hopper;  // une fonction par instruction PTX
     __shared__ alignas(128) std::uint16_t sa[kM * kK];
     __shared__ alignas(128) std::uint16_t sb[kN * kK];
     for (unsigned i = threadIdx.x; i < kM * kK; i += kThreads)
@@ -39,26 +42,17 @@ __global__ void __launch_bounds__(kThreads)
     for (unsigned i = threadIdx.x; i < kN * kK; i += kThreads)
         sb[core_matrix_offset(i / kK, i % kK, kLeadingByteOffset, kStrideByteOffset) / 2] = bt[i];
     // Les écritures ordinaires doivent être visibles du proxy asynchrone, par lequel lit wgmma.
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    hp::fence_proxy_async();
     __syncthreads();
 
-    const auto address = [](const void* p) { return static_cast<std::uint32_t>(__cvta_generic_to_shared(p)); };
-    const std::uint64_t desc_a = encode_smem_descriptor(address(sa), kLeadingByteOffset, kStrideByteOffset);
-    const std::uint64_t desc_b = encode_smem_descriptor(address(sb), kLeadingByteOffset, kStrideByteOffset);
+    const std::uint64_t desc_a = encode_smem_descriptor(hp::shared_address(sa), kLeadingByteOffset, kStrideByteOffset);
+    const std::uint64_t desc_b = encode_smem_descriptor(hp::shared_address(sb), kLeadingByteOffset, kStrideByteOffset);
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");  // accumulateurs prêts pour wgmma
-    // scale-d = 0 : D = A·B, sans ajouter l'ancien D ; échelles +1, ni A ni B transposées.
-    asm volatile(
-        "{\n"
-        "  .reg .pred p;\n"
-        "  setp.ne.b32 p, %6, 0;\n"
-        "  wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%0, %1, %2, %3}, %4, %5, p, 1, 1, 0, 0;\n"
-        "}\n"
-        : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
-        : "l"(desc_a), "l"(desc_b), "r"(0)
-        : "memory");
-    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");  // le groupe est terminé
+    hp::wgmma_fence();  // accumulateurs prêts pour wgmma
+    // scale-d = 0 : D = A·B, sans ajouter l'ancien D ; ni A ni B transposées (K-majeures).
+    hp::wgmma_m64n8k16<0>(acc, desc_a, desc_b, 0);
+    hp::wgmma_commit_group();
+    hp::wgmma_wait_group<0>();  // le groupe est terminé
 
     for (unsigned reg = 0; reg < 4; ++reg) {
         const Coordinates c = accumulator_coordinates(threadIdx.x, reg);

@@ -2,17 +2,19 @@
  * @file
  * @brief Tests de la logique hôte des étapes Tensor Cores (issue 14), sans GPU : ordres des
  *        tuiles, partition Stream-K, paramètres des tensor maps, conversion bf16 et borne
- *        d'erreur bf16 de la référence.
+ *        d'erreur bf16 de la référence, descripteurs de wgmma sur les tuiles que dépose la TMA.
  */
 #include "gemm/common/element.hpp"
 #include "gemm/common/gemm_reference.hpp"
 #include "gemm/common/stream_k.hpp"
 #include "gemm/common/tensor_map.hpp"
 #include "gemm/common/tile_scheduler.hpp"
+#include "gemm/common/wgmma_descriptor.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <map>
@@ -203,6 +205,85 @@ TEST(TensorMap, UnsupportedShapesAreRejected) {
     tma::OperandMap short_stride = valid_map();
     short_stride.row_stride_bytes = 4096;  // moins que 4096 × 2 octets
     EXPECT_NE(rejection(short_stride).find("plus court"), std::string::npos) << rejection(short_stride);
+}
+
+// --- Descripteurs de wgmma ----------------------------------------------------------------
+
+/**
+ * @brief Ce que lit le matériel : l'adresse de l'élément (@p mn, @p k) d'un opérande décrit par
+ *        @p descriptor, permutation de 128 octets (PTX ISA, « Shared Memory Matrix Layout ») ;
+ *        un modèle écrit à partir des champs du descripteur, indépendant des fonctions testées.
+ */
+std::uint32_t read_address(std::uint64_t descriptor, bool mn_major, unsigned mn, unsigned k) {
+    const auto field = [&](int shift) { return std::uint32_t((descriptor >> shift) & 0x3FFF) << 4; };
+    const std::uint32_t start = field(0), lbo = field(16), sbo = field(32);
+    const std::uint32_t address = mn_major ? start + mn / 64 * lbo + mn % 64 * 2 + k / 8 * sbo + k % 8 * 128
+                                           : start + mn / 8 * sbo + mn % 8 * 128 + k * 2;
+    return address ^ (((address >> 7) & 7) << 4);  // bloc de 16 octets ⊕ ligne mod 8
+}
+
+TEST(WgmmaDescriptor, FieldsOfThe128ByteSwizzle) {
+    const std::uint64_t a = wgmma::k_major_128b(0x2400);
+    EXPECT_EQ(a & 0x3FFF, 0x240u);               // adresse / 16
+    EXPECT_EQ((a >> 32) & 0x3FFF, 1024u / 16);   // SBO : 8 lignes de 128 octets
+    EXPECT_EQ(a >> 62, 1u);                      // type 1 : permutation de 128 octets
+    EXPECT_EQ((a >> 49) & 7, 0u);                // décalage de base nul : atomes alignés
+    const std::uint64_t b = wgmma::mn_major_128b(0x2400, 8192);
+    EXPECT_EQ((b >> 16) & 0x3FFF, 8192u / 16);   // LBO : la boîte de 64 colonnes suivante
+    EXPECT_EQ((b >> 32) & 0x3FFF, 1024u / 16);
+    EXPECT_EQ(b >> 62, 1u);
+}
+
+TEST(WgmmaDescriptor, TmaBoxIsAPermutationOfItsRows) {
+    std::set<std::uint32_t> offsets;
+    for (unsigned row = 0; row < 64; ++row)
+        for (unsigned col = 0; col < 64; ++col) {
+            const std::uint32_t offset = wgmma::tma_box_offset_128b(row, col);
+            EXPECT_EQ(offset / 128, row) << "la permutation reste dans la ligne";
+            offsets.insert(offset);
+        }
+    EXPECT_EQ(offsets.size(), 64u * 64u);
+    EXPECT_EQ(wgmma::tma_box_offset_128b(1, 0), 128u + 16u);  // ligne 1 : bloc 0 → bloc 1
+}
+
+// L'étape 14 : A (128 × 64, K contigu) en une boîte TMA ; chaque wgmma lit une moitié de 64
+// lignes et un pas de 16 éléments de K, par un descripteur avancé de 32 octets par pas.
+TEST(WgmmaDescriptor, KMajorStepsReadWhatTheTmaWrote) {
+    constexpr std::uint32_t base = 0x3000;  // multiple de 1 024
+    for (unsigned half = 0; half < 2; ++half)
+        for (unsigned step = 0; step < 4; ++step) {
+            const std::uint64_t d = wgmma::k_major_128b(base + half * 64 * 128 + wgmma::k_major_step_offset(step));
+            for (unsigned mn = 0; mn < 64; ++mn)
+                for (unsigned k = 0; k < 16; ++k)
+                    ASSERT_EQ(read_address(d, false, mn, k),
+                              base + wgmma::tma_box_offset_128b(half * 64 + mn, step * 16 + k))
+                        << "moitié " << half << ", pas " << step << ", élément (" << mn << ", " << k << ")";
+        }
+}
+
+// B (64 × 128, N contigu) en deux boîtes de 64 colonnes, 8 192 octets l'une après l'autre ;
+// chaque wgmma lit 16 lignes de K (2 048 octets plus loin à chaque pas) sur les 128 colonnes.
+TEST(WgmmaDescriptor, MnMajorStepsReadWhatTheTmaWrote) {
+    constexpr std::uint32_t base = 0x8000, box_bytes = 64 * 128;
+    for (unsigned step = 0; step < 4; ++step) {
+        const std::uint64_t d = wgmma::mn_major_128b(base + wgmma::mn_major_step_offset(step), box_bytes);
+        for (unsigned n = 0; n < 128; ++n)
+            for (unsigned k = 0; k < 16; ++k)
+                ASSERT_EQ(read_address(d, true, n, k),
+                          base + n / 64 * box_bytes + wgmma::tma_box_offset_128b(step * 16 + k, n % 64))
+                    << "pas " << step << ", élément (" << n << ", " << k << ")";
+    }
+}
+
+// Sans l'alignement de 1 024 octets, le motif lu n'est plus celui qu'a écrit la TMA.
+TEST(WgmmaDescriptor, MisalignedAtomReadsTheWrongElements) {
+    constexpr std::uint32_t base = 0x3000 + 128;  // une ligne de décalage
+    const std::uint64_t d = wgmma::k_major_128b(base);
+    int wrong = 0;
+    for (unsigned mn = 0; mn < 8; ++mn)
+        for (unsigned k = 0; k < 16; ++k)
+            wrong += read_address(d, false, mn, k) != base + wgmma::tma_box_offset_128b(mn, k);
+    EXPECT_GT(wrong, 0);
 }
 
 // --- bf16 ---------------------------------------------------------------------------------

@@ -1,0 +1,14 @@
+/**
+ * @file
+ * @brief Programme de l'étape 14 : `tma-wgmma --m 1024 --n 1024 --k 1024 --alpha 1 --beta 0.5`
+ *        (A et B en bf16, C en fp32) ; refusé en français sur un GPU antérieur à Hopper.
+ */
+#include "tma-wgmma.cuh"
+
+#include "gemm/common/gemm_program.cuh"
+
+/** @brief Point d'entrée : le programme commun de l'échelle, avec le noyau TMA + wgmma. */
+int main(int argc, char** argv) {
+    using noyaux::gemm::TmaWgmmaKernel;
+    return noyaux::run_program("tma-wgmma", [&] { return noyaux::gemm::gemm_program<TmaWgmmaKernel>(argc, argv); });
+}
