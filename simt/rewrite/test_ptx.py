@@ -126,6 +126,19 @@ class Refusals(unittest.TestCase):
             '{%0,%0,%0,%0}, {%0,%0,%0,%0}, {%0,%0}, {%0,%0,%0,%0};" : "+h"(x)); }': "fait 16 bits",
             'void f(int x) { asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0};" : "+r"(x)); }':
                 "« mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 » non émulée",
+            # Nombre d'opérandes (registry.operands et les fabriques de déclarations) : l'attendu et le donné.
+            'void f(int x) { asm("mov.u32 %0;" : "=r"(x)); }':
+                "mov.u32 attend 2 opérande(s) ; 1 opérande(s) donné(s)",
+            'void f(int x) { asm("mbarrier.init.shared.b64 [%0];" :: "r"(x)); }':
+                "mbarrier.init.shared.b64 attend [adresse], compte ; 1 opérande(s) donné(s)",
+            'void f(int x) { asm("mbarrier.inval.shared.b64 [%0], %0;" :: "r"(x)); }':
+                "mbarrier.inval.shared.b64 attend [adresse] ; 2 opérande(s) donné(s)",
+            'void f(int x) { asm("fence.proxy.async %0;" :: "r"(x)); }': "fence.proxy.async n'a pas d'opérande",
+            'void f(int x) { asm("barrier.cluster.wait %0;" :: "r"(x)); }': "barrier.cluster.wait n'a pas d'opérande",
+            'void f(int x) { asm("cp.async.wait_group;" :: "r"(x)); }':
+                "cp.async.wait_group attend un entier immédiat",
+            'void f(int x) { asm("cp.async.bulk.wait_group;" :: "r"(x)); }':
+                "cp.async.bulk.wait_group attend un entier (N) ; 0 opérande(s) donné(s)",
         }
         for source, expected in cases.items():
             with self.subTest(source=source):
@@ -133,6 +146,13 @@ class Refusals(unittest.TestCase):
                 self.assertEqual(len(diagnostics), 1, diagnostics)
                 self.assertIn("k.cu:1: simt : ", diagnostics[0])
                 self.assertIn(expected, diagnostics[0])
+
+    def test_declared_by_factory_in_its_family(self):
+        from ptx import families, registry  # noqa: F401  (families enregistre les instructions)
+        family_of = {entry.pattern.pattern: entry.family for entry in registry.INSTRUCTIONS}
+        self.assertEqual(family_of[r"fence\.proxy\.async(?:\.shared::cta|\.shared::cluster|\.global)?"], "tma")
+        self.assertEqual(family_of[r"cp\.async\.wait_group"], "ampere")
+        self.assertNotIn("registry", family_of.values())
 
     def test_command_line_exit_code(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -9,6 +9,9 @@
 #include <gtest/gtest.h>
 #include <simt/control.hpp>
 
+#include "cluster_launch.hpp"
+#include "quiet_fixture.hpp"
+
 #include <cooperative_groups.h>
 
 #include <cstdlib>
@@ -253,37 +256,9 @@ __global__ void ptx_reads_finished_block(int* out) {
 
 }  // namespace clusters
 
-/** Diagnostics silencieux pendant le test ; l'erreur collante est effacée à la fin. */
-class Clusters : public testing::Test {
-protected:
-    void SetUp() override {
-        simt::set_quiet(true);
-        simt::clear_diagnostic();
-    }
-    void TearDown() override {
-        cudaDeviceReset();
-        simt::set_thread_orders(1);
-        simt::set_quiet(false);
-    }
-};
+class Clusters : public QuietDiagnostics {};
 
 namespace {
-
-cudaLaunchConfig_t config_with_cluster(dim3 grid, dim3 block, cudaLaunchAttribute& attribute, dim3 cluster,
-                                       std::size_t shared = 0) {
-    attribute = {};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = cluster.x;
-    attribute.val.clusterDim.y = cluster.y;
-    attribute.val.clusterDim.z = cluster.z;
-    cudaLaunchConfig_t config{};
-    config.gridDim = grid;
-    config.blockDim = block;
-    config.dynamicSmemBytes = shared;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    return config;
-}
 
 std::vector<int> iota_input(std::size_t count) {
     std::vector<int> values(count);

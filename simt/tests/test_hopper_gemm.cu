@@ -22,6 +22,8 @@
 #include <gtest/gtest.h>
 #include <simt/control.hpp>
 
+#include "cluster_launch.hpp"
+
 #include <bit>
 #include <cstdint>
 #include <vector>
@@ -234,16 +236,8 @@ void check_gemm(int m, int n, int k, unsigned cluster) {
         gemm<<<grid, kThreads>>>(map_a, map_b, dc, n, k, false);
         ASSERT_EQ(cudaGetLastError(), cudaSuccess);
     } else {
-        cudaLaunchAttribute attribute{};
-        attribute.id = cudaLaunchAttributeClusterDimension;
-        attribute.val.clusterDim.x = cluster;
-        attribute.val.clusterDim.y = 1;
-        attribute.val.clusterDim.z = 1;
-        cudaLaunchConfig_t config{};
-        config.gridDim = grid;
-        config.blockDim = dim3(kThreads);
-        config.attrs = &attribute;
-        config.numAttrs = 1;
+        cudaLaunchAttribute attribute;
+        const cudaLaunchConfig_t config = config_with_cluster(grid, dim3(kThreads), attribute, dim3(cluster));
         ASSERT_EQ(cudaLaunchKernelEx(&config, gemm, map_a, map_b, dc, n, k, false), cudaSuccess);
     }
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << simt::last_diagnostic();
@@ -295,16 +289,9 @@ TEST_F(HopperGemm, MulticastToOneBlockIsDiagnosed) {
     ASSERT_EQ(cudaMemset(db, 0, kN * kK * 2), cudaSuccess);
     const CUtensorMap map_a = hopper_gemm::encode(da, kK, kM, hopper_gemm::kBlockM / 2),
                       map_b = hopper_gemm::encode(db, kK, kN, hopper_gemm::kBlockN);
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = 2;
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(kN / hopper_gemm::kBlockN, kM / hopper_gemm::kBlockM);
-    config.blockDim = dim3(hopper_gemm::kThreads);
-    config.attrs = &attribute;
-    config.numAttrs = 1;
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = config_with_cluster(
+        dim3(kN / hopper_gemm::kBlockN, kM / hopper_gemm::kBlockM), dim3(hopper_gemm::kThreads), attribute, dim3(2));
     simt::set_quiet(true);
     simt::clear_diagnostic();
     ASSERT_EQ(cudaLaunchKernelEx(&config, hopper_gemm::gemm, map_a, map_b, dc, kN, kK, true), cudaSuccess);

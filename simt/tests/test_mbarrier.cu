@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <simt/control.hpp>
 
+#include "quiet_fixture.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -140,17 +142,15 @@ __global__ void bad_count() {
 
 }  // namespace mbarrier_test
 
-class Mbarrier : public testing::Test {
+class Mbarrier : public QuietDiagnostics {
 protected:
     void SetUp() override {
-        simt::set_quiet(true);
-        simt::clear_diagnostic();
+        QuietDiagnostics::SetUp();
         ASSERT_EQ(cudaMalloc(&out_, 64 * sizeof(int)), cudaSuccess);
         cudaMemset(out_, 0xff, 64 * sizeof(int));
     }
     void TearDown() override {
-        cudaDeviceReset();
-        simt::set_quiet(false);
+        QuietDiagnostics::TearDown();
         cudaFree(out_);
     }
     std::vector<int> output(int count) const {

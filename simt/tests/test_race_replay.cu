@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <simt/control.hpp>
 
+#include "quiet_fixture.hpp"
+
 #include <string>
 
 using testing::AllOf;
@@ -49,17 +51,11 @@ __global__ void warp_synchronous_sum(const unsigned* in, unsigned* out) {
 
 }  // namespace replay
 
-class RaceReplay : public testing::Test {
+class RaceReplay : public QuietDiagnostics {
 protected:
     void SetUp() override {
-        simt::set_quiet(true);
-        simt::clear_diagnostic();
+        QuietDiagnostics::SetUp();
         simt::set_thread_orders(3);
-    }
-    void TearDown() override {
-        cudaDeviceReset();
-        simt::set_thread_orders(1);
-        simt::set_quiet(false);
     }
 };
 

@@ -17,6 +17,8 @@
 #include <gtest/gtest.h>
 #include <simt/control.hpp>
 
+#include "quiet_fixture.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -230,17 +232,7 @@ void check_load(unsigned rank, CUtensorMapSwizzle swizzle, int c0, int c1, int c
 
 }  // namespace
 
-class Tma : public testing::Test {
-protected:
-    void SetUp() override {
-        simt::set_quiet(true);
-        simt::clear_diagnostic();
-    }
-    void TearDown() override {
-        cudaDeviceReset();
-        simt::set_quiet(false);
-    }
-};
+class Tma : public QuietDiagnostics {};
 
 TEST_F(Tma, EntryPointGivesTheEncoderOnly) {
     EXPECT_NE(encoder(), nullptr);

@@ -18,7 +18,6 @@
 #include <vector>
 
 using namespace nvcuda;
-using testing::AllOf;
 using testing::HasSubstr;
 
 // Espace de noms nommé : les noyaux y ont un symbole exporté, que les diagnostics citent.
@@ -481,8 +480,18 @@ std::string line_of(int line) { return "test_wmma.cu:" + std::to_string(line); }
 
 }  // namespace
 
+/** @brief Une faute d'usage : le noyau fautif lancé, et ce que doit dire son diagnostic. */
+struct Misuse {
+    const char* name;
+    void (*launch)(__half* half, float* out);
+    std::vector<std::string> diagnostic;  ///< fragments attendus dans le diagnostic
+};
+
+/** @brief Nom du cas dans les messages de GoogleTest. */
+void PrintTo(const Misuse& misuse, std::ostream* out) { *out << misuse.name; }
+
 /** @brief Diagnostics silencieux pendant le test ; l'erreur collante est effacée à la fin. */
-class WmmaMisuse : public testing::Test {
+class WmmaMisuse : public testing::TestWithParam<Misuse> {
 protected:
     void SetUp() override {
         simt::set_quiet(true);
@@ -500,70 +509,57 @@ protected:
     float* float_ = nullptr;
 };
 
-TEST_F(WmmaMisuse, LaneThatReturnsBeforeMmaSync) {
-    wmma_tests::lane_returns_before_mma<<<1, 32>>>(half_, float_);
+// Chaque faute arrête le noyau (erreur collante) et le diagnostic nomme le noyau, le bloc, le
+// thread, l'appel et sa ligne, et la règle enfreinte.
+TEST_P(WmmaMisuse, IsDiagnosed) {
+    GetParam().launch(half_, float_);
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
-    EXPECT_THAT(simt::last_diagnostic(),
-                AllOf(HasSubstr("noyau wmma_tests::lane_returns_before_mma, bloc (0, 0, 0), thread ("),
-                      HasSubstr("wmma::mma_sync (" + line_of(wmma_tests::kMmaAfterReturnLine) + ")"),
-                      HasSubstr("doit être exécutée par les 32 lanes du warp"),
-                      HasSubstr("la lane 5 a terminé sans l'atteindre")));
+    const std::string diagnostic = simt::last_diagnostic();
+    for (const std::string& expected : GetParam().diagnostic) EXPECT_THAT(diagnostic, HasSubstr(expected));
 }
 
-TEST_F(WmmaMisuse, WarpWithMissingLanes) {
-    wmma_tests::partial_warp<<<1, 48>>>(float_);
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
-    EXPECT_THAT(simt::last_diagnostic(),
-                AllOf(HasSubstr("noyau wmma_tests::partial_warp, bloc (0, 0, 0), thread (32, 0, 0)"),
-                      HasSubstr("wmma::store_matrix_sync (" + line_of(wmma_tests::kPartialWarpLine) + ")"),
-                      HasSubstr("doit être exécutée par les 32 lanes du warp"),
-                      HasSubstr("la lane 16 n'existe pas (bloc de 48 threads")));
-}
+namespace {
 
-TEST_F(WmmaMisuse, LdmNotAMultipleOf16Bytes) {
-    wmma_tests::load_with_ldm<<<1, 32>>>(half_, 20);
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
-    EXPECT_THAT(simt::last_diagnostic(),
-                AllOf(HasSubstr("noyau wmma_tests::load_with_ldm, bloc (0, 0, 0), thread (0, 0, 0)"),
-                      HasSubstr("wmma::load_matrix_sync (" + line_of(wmma_tests::kBadLdmLine) + ")"),
-                      HasSubstr("ldm = 20 éléments de 2 octets, soit 40 octets, n'est pas un multiple de "
-                                "16 octets (8 éléments)"),
-                      HasSubstr("Warp Matrix Functions")));
-}
+const Misuse kMisuses[] = {
+    {"LaneThatReturnsBeforeMmaSync",
+     [](__half* half, float* out) { wmma_tests::lane_returns_before_mma<<<1, 32>>>(half, out); },
+     {"noyau wmma_tests::lane_returns_before_mma, bloc (0, 0, 0), thread (",
+      "wmma::mma_sync (" + line_of(wmma_tests::kMmaAfterReturnLine) + ")",
+      "doit être exécutée par les 32 lanes du warp", "la lane 5 a terminé sans l'atteindre"}},
+    {"WarpWithMissingLanes", [](__half*, float* out) { wmma_tests::partial_warp<<<1, 48>>>(out); },
+     {"noyau wmma_tests::partial_warp, bloc (0, 0, 0), thread (32, 0, 0)",
+      "wmma::store_matrix_sync (" + line_of(wmma_tests::kPartialWarpLine) + ")",
+      "doit être exécutée par les 32 lanes du warp", "la lane 16 n'existe pas (bloc de 48 threads"}},
+    {"LdmNotAMultipleOf16Bytes", [](__half* half, float*) { wmma_tests::load_with_ldm<<<1, 32>>>(half, 20); },
+     {"noyau wmma_tests::load_with_ldm, bloc (0, 0, 0), thread (0, 0, 0)",
+      "wmma::load_matrix_sync (" + line_of(wmma_tests::kBadLdmLine) + ")",
+      "ldm = 20 éléments de 2 octets, soit 40 octets, n'est pas un multiple de 16 octets (8 éléments)",
+      "Warp Matrix Functions"}},
+    {"PointerNotAlignedOn32Bytes",  // 16 octets après une adresse de cudaMalloc
+     [](__half*, float* out) { wmma_tests::store_at<<<1, 32>>>(out + 4); },
+     {"noyau wmma_tests::store_at, bloc (0, 0, 0), thread (0, 0, 0)",
+      "wmma::store_matrix_sync (" + line_of(wmma_tests::kMisalignedLine) + ")",
+      "n'est pas alignée sur 32 octets (256 bits)"}},
+    {"ArgumentsThatDifferBetweenLanes",
+     [](__half* half, float*) {
+         wmma_tests::load_per_lane_pointer<<<1, 32>>>(reinterpret_cast<const __nv_bfloat16*>(half));
+     },
+     {"noyau wmma_tests::load_per_lane_pointer, bloc (0, 0, 0), thread (16, 0, 0)",
+      "wmma::load_matrix_sync (" + line_of(wmma_tests::kPerLanePointerLine) + ")",
+      "diffèrent de ceux de la lane 0"}},
+    {"RepeatedHalfElementsThatDiffer",
+     [](__half* half, float* out) { wmma_tests::modify_one_copy<<<1, 32>>>(half, out); },
+     {"noyau wmma_tests::modify_one_copy, bloc (0, 0, 0), thread (16, 0, 0)",
+      "wmma::mma_sync (" + line_of(wmma_tests::kCopiesLine) + ")",
+      "les copies d'un même élément de la tuile diffèrent"}},
+    {"HalvesOfTheWarpAtDifferentLines",
+     [](__half* half, float* out) { wmma_tests::mma_on_two_lines<<<1, 32>>>(half, out); },
+     {"noyau wmma_tests::mma_on_two_lines, bloc (0, 0, 0), thread (", "opérations de warp discordantes",
+      "wmma::mma_sync masque 0xffffffff (" + line_of(wmma_tests::kFirstHalfLine) + ")",
+      "wmma::mma_sync masque 0xffffffff (" + line_of(wmma_tests::kSecondHalfLine) + ")"}},
+};
 
-TEST_F(WmmaMisuse, PointerNotAlignedOn32Bytes) {
-    wmma_tests::store_at<<<1, 32>>>(float_ + 4);  // 16 octets après une adresse de cudaMalloc
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
-    EXPECT_THAT(simt::last_diagnostic(),
-                AllOf(HasSubstr("noyau wmma_tests::store_at, bloc (0, 0, 0), thread (0, 0, 0)"),
-                      HasSubstr("wmma::store_matrix_sync (" + line_of(wmma_tests::kMisalignedLine) + ")"),
-                      HasSubstr("n'est pas alignée sur 32 octets (256 bits)")));
-}
+}  // namespace
 
-TEST_F(WmmaMisuse, ArgumentsThatDifferBetweenLanes) {
-    wmma_tests::load_per_lane_pointer<<<1, 32>>>(reinterpret_cast<const __nv_bfloat16*>(half_));
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
-    EXPECT_THAT(simt::last_diagnostic(),
-                AllOf(HasSubstr("noyau wmma_tests::load_per_lane_pointer, bloc (0, 0, 0), thread (16, 0, 0)"),
-                      HasSubstr("wmma::load_matrix_sync (" + line_of(wmma_tests::kPerLanePointerLine) + ")"),
-                      HasSubstr("diffèrent de ceux de la lane 0")));
-}
-
-TEST_F(WmmaMisuse, RepeatedHalfElementsThatDiffer) {
-    wmma_tests::modify_one_copy<<<1, 32>>>(half_, float_);
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
-    EXPECT_THAT(simt::last_diagnostic(),
-                AllOf(HasSubstr("noyau wmma_tests::modify_one_copy, bloc (0, 0, 0), thread (16, 0, 0)"),
-                      HasSubstr("wmma::mma_sync (" + line_of(wmma_tests::kCopiesLine) + ")"),
-                      HasSubstr("les copies d'un même élément de la tuile diffèrent")));
-}
-
-TEST_F(WmmaMisuse, HalvesOfTheWarpAtDifferentLines) {
-    wmma_tests::mma_on_two_lines<<<1, 32>>>(half_, float_);
-    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
-    EXPECT_THAT(simt::last_diagnostic(),
-                AllOf(HasSubstr("noyau wmma_tests::mma_on_two_lines, bloc (0, 0, 0), thread ("),
-                      HasSubstr("opérations de warp discordantes"),
-                      HasSubstr("wmma::mma_sync masque 0xffffffff (" + line_of(wmma_tests::kFirstHalfLine) + ")"),
-                      HasSubstr("wmma::mma_sync masque 0xffffffff (" + line_of(wmma_tests::kSecondHalfLine) + ")")));
-}
+INSTANTIATE_TEST_SUITE_P(Wmma, WmmaMisuse, testing::ValuesIn(kMisuses),
+                         [](const testing::TestParamInfo<Misuse>& test) { return std::string(test.param.name); });

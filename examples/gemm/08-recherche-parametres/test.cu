@@ -1,15 +1,15 @@
 /**
  * @file
  * @brief Tests de l'étape 8 : la suite commune de l'échelle, pour chaque configuration
- *        balayée (une configuration fausse ne doit jamais gagner un balayage).
+ *        balayée (une configuration fausse ne doit jamais gagner un balayage), et les faits de
+ *        bancs de chacune, vérifiés par les tests communs.
  */
 #include "recherche-parametres.cuh"
 
-#include "gemm/common/test_suite.cuh"
+#include "gemm/common/bank_facts.cuh"
 
 namespace noyaux::gemm {
 
-/** @brief Types GoogleTest à partir de la liste des configurations balayées. */
 /** @brief Les tests communs, pour chaque configuration d'une liste. */
 template <typename List>
 struct SweptLadderTests;
@@ -24,24 +24,30 @@ struct SweptLadderTests<ConfigurationList<Kernels...>> {
 const SweptLadderTests<SweptConfigurations>::type ladder_tests{"RechercheParametres"};
 // --8<-- [end:garanties]
 
-/** @brief Vérifie chaque configuration de la liste avec le modèle de bancs de l'étape 7. */
+namespace {
+
+/** @brief Inscrit chaque configuration de la liste comme sans conflit, avec le modèle de bancs de l'étape 7. */
 template <typename... Kernels>
-void expect_all_conflict_free(ConfigurationList<Kernels...>) {
-    (expect_conflict_free("sgemm_tunable " + Kernels::parameters(), typename Kernels::SharedAccesses{}), ...);
+void register_all_conflict_free(ConfigurationList<Kernels...>) {
+    (register_conflict_free("RechercheParametres", "sgemm_tunable " + Kernels::parameters(),
+                            typename Kernels::SharedAccesses{}),
+     ...);
 }
 
-TEST(SharedMemoryBanks, Step7PaddingLeftTwoWayConflicts) {
+void bank_facts() {
     // La disposition d'avant : la marge de 4 flottants de l'étape 7, qui ne sépare que deux
     // lignes kk ; avec BK = 16, quatre threads se partagent une ligne de A (degré 2), et B sans
     // permutation conflicte à la lecture de carrés de 8 colonnes (degré 2).
     using Before = TransposedLayout<128, 128, 16, 4>;
-    EXPECT_EQ((bank_model::worst_degree<bank_model::TransposedAStore<Before, 128, 128, 16, 256>>()), 2);
-    EXPECT_EQ((bank_model::worst_degree<bank_model::SquareBRead<Before, 128, 16, 8, 8, 256>>()), 2);
+    register_bank_degree<bank_model::TransposedAStore<Before, 128, 128, 16, 256>>(
+        "RechercheParametres", "marge de l'étape 7", 2);
+    register_bank_degree<bank_model::SquareBRead<Before, 128, 16, 8, 8, 256>>("RechercheParametres",
+                                                                                "marge de l'étape 7", 2);
+    register_all_conflict_free(SweptConfigurations{});
+    register_conflict_free("RechercheParametres", "configuration retenue", TunedKernel::SharedAccesses{});
 }
 
-TEST(SharedMemoryBanks, NoSweptConfigurationHasConflicts) {
-    expect_all_conflict_free(SweptConfigurations{});
-    expect_conflict_free("configuration retenue", TunedKernel::SharedAccesses{});
-}
+const StepFacts facts{bank_facts};
 
+}  // namespace
 }  // namespace noyaux::gemm

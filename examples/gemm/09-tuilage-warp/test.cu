@@ -1,10 +1,11 @@
 /**
  * @file
- * @brief Tests de l'étape 9 : la suite commune de l'échelle (examples/gemm/common/ladder_tests.cpp).
+ * @brief Tests de l'étape 9 : la suite commune de l'échelle (examples/gemm/common/ladder_tests.cpp)
+ *        et les faits de bancs de sa disposition, vérifiés par les tests communs.
  */
 #include "tuilage-warp.cuh"
 
-#include "gemm/common/test_suite.cuh"
+#include "gemm/common/bank_facts.cuh"
 
 namespace noyaux::gemm {
 // --8<-- [start:garanties]
@@ -12,17 +13,19 @@ namespace noyaux::gemm {
 const LadderTests<WarptilingKernel> ladder_tests{"TuilageWarp"};
 // --8<-- [end:garanties]
 
-TEST(SharedMemoryBanks, NoAccessHasConflicts) {
-    expect_conflict_free(WarptilingKernel::name, WarptilingKernel::SharedAccesses{});
-}
+namespace {
 
-TEST(SharedMemoryBanks, UnswizzledTransposedAStoresConflictedFourWays) {
+void bank_facts() {
+    register_conflict_free("TuilageWarp", WarptilingKernel::name, WarptilingKernel::SharedAccesses{});
     // La disposition d'avant (celle de l'étape 6) : les 4 threads qui chargent une ligne de A
     // écrivent 4 lignes kk distantes de 4 × 128 mots, toutes sur le même banc.
     using C = WarptilingConfig;
     using Before = TransposedLayout<C::block_m, C::block_n, C::block_k>;
-    EXPECT_EQ((bank_model::worst_degree<
-                  bank_model::TransposedAStore<Before, C::block_m, C::block_n, C::block_k, C::threads>>()),
-              4);
+    register_bank_degree<bank_model::TransposedAStore<Before, C::block_m, C::block_n, C::block_k, C::threads>>(
+        "TuilageWarp", "disposition de l'étape 6", 4);
 }
+
+const StepFacts facts{bank_facts};
+
+}  // namespace
 }  // namespace noyaux::gemm

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "gemm/common/kernel.cuh"
+#include "gemm/common/tile_scheduler.hpp"
 
 #include "common/cuda_check.cuh"
 
@@ -89,27 +90,18 @@ struct BeyondBoehmGeometry {
 // --8<-- [end:geometrie]
 
 // --8<-- [start:rasterisation]
-/** @brief Une tuile de C : sa ligne et sa colonne dans la grille des tuiles. */
-struct TileCoordinates {
-    int m;  ///< ligne de tuiles
-    int n;  ///< colonne de tuiles
-};
-
 /** @brief Lignes de tuiles d'un groupe : les blocs voisins dans l'ordre de lancement s'y suivent. */
 inline constexpr int kRasterGroup = 8;
 
 /**
- * @brief Tuile du bloc @p block : les blocs parcourent les tuiles par groupes de
- *        kRasterGroup lignes, colonne par colonne dans chaque groupe. Des blocs lancés
- *        ensemble lisent donc les mêmes kRasterGroup panneaux de A et peu de panneaux de B,
- *        qui restent dans le L2 au lieu d'être relus en mémoire.
+ * @brief Tuile du bloc @p block : l'ordre groupé de l'ordonnanceur commun
+ *        (schedule::grouped_tile, common/tile_scheduler.hpp), par bandes de kRasterGroup
+ *        lignes de tuiles parcourues colonne par colonne. Des blocs lancés ensemble lisent
+ *        donc les mêmes kRasterGroup panneaux de A et peu de panneaux de B, qui restent dans
+ *        le L2 au lieu d'être relus en mémoire.
  */
-__host__ __device__ constexpr TileCoordinates grouped_tile(int block, int tiles_m, int tiles_n) {
-    const int per_group = kRasterGroup * tiles_n;
-    const int first_m = block / per_group * kRasterGroup;
-    const int rows = tiles_m - first_m < kRasterGroup ? tiles_m - first_m : kRasterGroup;
-    const int within = block % per_group;
-    return {first_m + within % rows, within / rows};
+__host__ __device__ constexpr schedule::Tile block_tile(int block, int tiles_m, int tiles_n) {
+    return schedule::grouped_tile(block, tiles_m, tiles_n, kRasterGroup);
 }
 // --8<-- [end:rasterisation]
 
@@ -192,7 +184,7 @@ __device__ __forceinline__ void beyond_boehm_block(const BeyondBoehmParams& p) {
     float* const b_tiles = a_tiles + STAGES * G::a_floats;          // puis STAGES tranches de B
 
     const int tid = static_cast<int>(threadIdx.x);
-    const TileCoordinates tile = grouped_tile(static_cast<int>(blockIdx.x), p.tiles_m, p.tiles_n);
+    const schedule::Tile tile = block_tile(static_cast<int>(blockIdx.x), p.tiles_m, p.tiles_n);
     const int m0 = tile.m * BM, n0 = tile.n * BN;
     const int ty = G::thread_y(tid), tx = G::thread_x(tid);
 

@@ -148,7 +148,7 @@ TEST(AuDelaDeBoehmRasterisation, EveryTileOnceAndGroupsOfRowsFirst) {
                                           std::pair{8, 1}, std::pair{3, 40}}) {
         std::set<std::pair<int, int>> seen;
         for (int block = 0; block < tiles_m * tiles_n; ++block) {
-            const TileCoordinates tile = grouped_tile(block, tiles_m, tiles_n);
+            const schedule::Tile tile = block_tile(block, tiles_m, tiles_n);
             ASSERT_TRUE(tile.m >= 0 && tile.m < tiles_m && tile.n >= 0 && tile.n < tiles_n) << block;
             seen.insert({tile.m, tile.n});
             if (block < kRasterGroup * tiles_n) {  // le premier groupe : les 8 premières lignes
@@ -158,10 +158,10 @@ TEST(AuDelaDeBoehmRasterisation, EveryTileOnceAndGroupsOfRowsFirst) {
         EXPECT_EQ(seen.size(), std::size_t(tiles_m) * tiles_n) << tiles_m << "×" << tiles_n;
     }
     // Dans un groupe, les blocs consécutifs descendent une colonne : 8 blocs, une colonne de B.
-    EXPECT_EQ(grouped_tile(0, 32, 32).n, 0);
-    EXPECT_EQ(grouped_tile(7, 32, 32).n, 0);
-    EXPECT_EQ(grouped_tile(7, 32, 32).m, 7);
-    EXPECT_EQ(grouped_tile(8, 32, 32).n, 1);
+    EXPECT_EQ(block_tile(0, 32, 32).n, 0);
+    EXPECT_EQ(block_tile(7, 32, 32).n, 0);
+    EXPECT_EQ(block_tile(7, 32, 32).m, 7);
+    EXPECT_EQ(block_tile(8, 32, 32).n, 1);
 }
 
 // --8<-- [start:analyse]

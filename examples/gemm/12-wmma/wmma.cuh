@@ -9,6 +9,7 @@
 #pragma once
 
 #include "gemm/common/kernel.cuh"
+#include "gemm/common/vector_tiles.cuh"
 
 #include <cuda_bf16.h>
 #include <mma.h>
@@ -37,12 +38,7 @@ struct WmmaConfig {
     static constexpr int padding = 8;
     static constexpr int a_stride = block_k + padding;  ///< bf16 par ligne de la tuile de A
     static constexpr int b_stride = block_n + padding;  ///< bf16 par ligne de la tuile de B
-    /** @brief Morceaux de 16 octets (8 bf16) par tuile de A et de B. */
-    static constexpr int a_chunks = block_m * block_k / 8;
-    static constexpr int b_chunks = block_k * block_n / 8;  ///< idem pour B
 };
-static_assert(WmmaConfig::a_chunks % WmmaConfig::threads == 0 && WmmaConfig::b_chunks % WmmaConfig::threads == 0,
-              "chaque thread copie le même nombre de morceaux");
 static_assert(WmmaConfig::a_stride % 8 == 0 && WmmaConfig::b_stride % 8 == 0,
               "chaque ligne en mémoire partagée est faite de morceaux de 16 octets entiers");
 static_assert((WmmaConfig::fragment * WmmaConfig::a_stride * 2) % 32 == 0 &&
@@ -65,8 +61,12 @@ __global__ void __launch_bounds__(WmmaConfig::threads)
     // fragments les lisent comme des bf16.
     alignas(32) __shared__ uint4 a_shared[C::block_m * C::a_stride / 8];
     alignas(32) __shared__ uint4 b_shared[C::block_k * C::b_stride / 8];
-    const __nv_bfloat16* a_tile = reinterpret_cast<const __nv_bfloat16*>(a_shared);
-    const __nv_bfloat16* b_tile = reinterpret_cast<const __nv_bfloat16*>(b_shared);
+    __nv_bfloat16* const a_fill = reinterpret_cast<__nv_bfloat16*>(a_shared);
+    __nv_bfloat16* const b_fill = reinterpret_cast<__nv_bfloat16*>(b_shared);
+    const __nv_bfloat16* a_tile = a_fill;
+    const __nv_bfloat16* b_tile = b_fill;
+    using ACopy = ChunkedCopy<C::block_m, C::block_k, 8, C::threads>;  // qui copie quoi
+    using BCopy = ChunkedCopy<C::block_k, C::block_n, 8, C::threads>;
 
     const int warp = int(threadIdx.x) / 32;
     const int warp_row = (warp / (C::block_n / C::warp_n)) * C::warp_m;  // dans la tuile
@@ -78,15 +78,10 @@ __global__ void __launch_bounds__(WmmaConfig::threads)
         for (auto& fragment : row) wmma::fill_fragment(fragment, 0.0f);
 
     for (int k0 = 0; k0 < k; k0 += C::block_k) {
-        // Copie des tuiles : des morceaux de 8 bf16 (16 octets), consécutifs d'un thread à l'autre.
-        for (int q = int(threadIdx.x); q < C::a_chunks; q += C::threads) {
-            const int row = q / (C::block_k / 8), col = (q % (C::block_k / 8)) * 8;
-            a_shared[(row * C::a_stride + col) / 8] = *reinterpret_cast<const uint4*>(&a[(block_row + row) * k + k0 + col]);
-        }
-        for (int q = int(threadIdx.x); q < C::b_chunks; q += C::threads) {
-            const int row = q / (C::block_n / 8), col = (q % (C::block_n / 8)) * 8;
-            b_shared[(row * C::b_stride + col) / 8] = *reinterpret_cast<const uint4*>(&b[(k0 + row) * n + block_col + col]);
-        }
+        // Copie des tuiles : des morceaux de 8 bf16 (16 octets), consécutifs d'un thread à
+        // l'autre, comme aux étapes SIMT (ChunkedCopy, common/vector_tiles.cuh).
+        ACopy::copy(a_fill, [](int row, int col) { return row * C::a_stride + col; }, a + block_row * k + k0, k);
+        BCopy::copy(b_fill, [](int row, int col) { return row * C::b_stride + col; }, b + k0 * n + block_col, n);
         __syncthreads();
         // Deux pas de 16 sur K ; à chaque pas, 2 fragments de A, 2 de B et 4 produits (HMMA).
         for (int kk = 0; kk < C::block_k; kk += F) {

@@ -44,7 +44,26 @@ struct LadderCase {
     bool (*nothing_launched)() = nullptr;
     /** @brief Le même problème par cuBLAS ; nul sur l'émulateur, qui n'a pas cuBLAS. */
     std::vector<float> (*run_cublas)(const HostProblemOf<Input>&) = nullptr;
+    /** @brief Formes de plus, au-delà des quelques tuiles des tests communs, où le résultat doit être exact. */
+    std::vector<Shape> exact_shapes;
 };
+
+/**
+ * @brief Un fait qu'une étape calcule dans son test.cu, sans GoogleTest (degré de conflit de
+ *        banc d'un accès, …), et que les tests communs vérifient : value doit égaler expected.
+ */
+struct StepFact {
+    std::string step;        ///< l'étape, comme dans les noms GoogleTest (lettres, chiffres, _)
+    std::string what;        ///< ce qui est compté, pour le message
+    long long value = 0;     ///< ce qu'a calculé le test.cu
+    long long expected = 0;  ///< ce qui est attendu
+};
+
+/** @brief Inscrit un fait : les tests communs le vérifieront (appelé à l'initialisation statique). */
+void register_step_fact(StepFact fact);
+
+/** @brief Les faits inscrits dans ce programme de test. */
+const std::vector<StepFact>& step_facts();
 
 /** @brief Inscrit une étape : les tests communs l'exécuteront (appelé à l'initialisation statique). */
 template <typename Input>

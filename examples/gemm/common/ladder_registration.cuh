@@ -18,6 +18,8 @@
 #endif
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace noyaux::gemm {
 
@@ -47,14 +49,27 @@ LadderCase<input_of<Kernel>> make_ladder_case(std::string test_name) {
  */
 template <GemmKernel... Kernels>
 struct LadderTests {
-    /** @brief Inscrit, à l'initialisation statique du programme de test. */
-    explicit LadderTests(const std::string& prefix) {
+    /**
+     * @brief Inscrit, à l'initialisation statique du programme de test ; @p exact_shapes : des
+     *        formes de plus, où chaque étape doit calculer juste au bit près (entiers petits).
+     */
+    explicit LadderTests(const std::string& prefix, const std::vector<Shape>& exact_shapes = {}) {
         int index = 0;
         const auto name = [&] {
             return sizeof...(Kernels) == 1 ? prefix : prefix + "_" + std::to_string(index++);
         };
-        (register_ladder_case(make_ladder_case<Kernels>(name())), ...);
+        const auto add = [&](auto ladder_case) {
+            ladder_case.exact_shapes = exact_shapes;
+            register_ladder_case(std::move(ladder_case));
+        };
+        (add(make_ladder_case<Kernels>(name())), ...);
     }
+};
+
+/** @brief Inscrit, à l'initialisation statique, les faits (register_step_fact) que calcule @p compute. */
+struct StepFacts {
+    /** @brief Appelle @p compute. */
+    explicit StepFacts(void (*compute)()) { compute(); }
 };
 
 }  // namespace noyaux::gemm

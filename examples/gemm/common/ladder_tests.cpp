@@ -20,6 +20,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace noyaux::gemm {
@@ -40,10 +41,22 @@ const std::vector<LadderCase<Input>>& ladder_cases() {
     return mutable_ladder_cases<Input>();
 }
 
+std::vector<StepFact>& mutable_step_facts() {
+    static std::vector<StepFact> facts;  // remplie à l'initialisation statique
+    return facts;
+}
+
+void register_step_fact(StepFact fact) { mutable_step_facts().push_back(std::move(fact)); }
+
+const std::vector<StepFact>& step_facts() { return mutable_step_facts(); }
+
 template void register_ladder_case<float>(LadderCase<float>);
 template void register_ladder_case<bf16>(LadderCase<bf16>);
 template const std::vector<LadderCase<float>>& ladder_cases<float>();
 template const std::vector<LadderCase<bf16>>& ladder_cases<bf16>();
+
+/** @brief Affichage d'un fait dans les messages de GoogleTest : ce qu'il compte. */
+void PrintTo(const StepFact& fact, std::ostream* out) { *out << fact.what; }
 
 /** @brief Affichage d'une étape dans les messages de GoogleTest : son noyau. */
 template <typename Input>
@@ -268,18 +281,56 @@ void agrees_with_cublas(const LadderCase<Input>& kernel) {
 TEST_P(GemmCublasTest, AgreesWithCublas) { agrees_with_cublas(GetParam()); }
 TEST_P(GemmBf16CublasTest, AgreesWithCublas) { agrees_with_cublas(GetParam()); }
 
+/** @brief Les étapes qui inscrivent des formes de plus (LadderTests, exact_shapes). */
+template <typename Input>
+class LargeShapeTest : public testing::TestWithParam<LadderCase<Input>> {};
+
+using GemmLargeShapeTest = LargeShapeTest<float>;      ///< étapes fp32
+using GemmBf16LargeShapeTest = LargeShapeTest<bf16>;  ///< étapes bf16
+
+TEST_P(GemmLargeShapeTest, ExactAtLargerShapes) {
+    for (const Shape& shape : GetParam().exact_shapes) expect_exact_at(GetParam(), shape);
+}
+TEST_P(GemmBf16LargeShapeTest, ExactAtLargerShapes) {
+    for (const Shape& shape : GetParam().exact_shapes) expect_exact_at(GetParam(), shape);
+}
+
+/** @brief Les faits calculés par les test.cu (step_facts) : chacun doit valoir ce qui est attendu. */
+class StepFactTest : public testing::TestWithParam<StepFact> {};
+
+TEST_P(StepFactTest, Holds) {
+    const StepFact& fact = GetParam();
+    EXPECT_EQ(fact.value, fact.expected) << fact.step << " : " << fact.what;
+}
+
 /** @brief Nom GoogleTest d'une étape : celui de son inscription. */
 template <typename Input>
 std::string case_name(const testing::TestParamInfo<LadderCase<Input>>& info) {
     return info.param.test_name;
 }
 
-template <typename Input>
-std::vector<LadderCase<Input>> cases_with_cublas() {
+/** @brief Les étapes inscrites qui satisfont @p keep. */
+template <typename Input, typename Keep>
+std::vector<LadderCase<Input>> cases_where(Keep keep) {
     std::vector<LadderCase<Input>> cases;
     for (const LadderCase<Input>& kernel : ladder_cases<Input>())
-        if (kernel.run_cublas) cases.push_back(kernel);
+        if (keep(kernel)) cases.push_back(kernel);
     return cases;
+}
+
+template <typename Input>
+std::vector<LadderCase<Input>> cases_with_cublas() {
+    return cases_where<Input>([](const LadderCase<Input>& kernel) { return kernel.run_cublas != nullptr; });
+}
+
+template <typename Input>
+std::vector<LadderCase<Input>> cases_with_larger_shapes() {
+    return cases_where<Input>([](const LadderCase<Input>& kernel) { return !kernel.exact_shapes.empty(); });
+}
+
+/** @brief Nom GoogleTest d'un fait : son étape et son rang. */
+std::string fact_name(const testing::TestParamInfo<StepFact>& info) {
+    return info.param.step + "_" + std::to_string(info.index);
 }
 
 // Les générateurs sont évalués par InitGoogleTest, après les inscriptions statiques des étapes.
@@ -290,6 +341,14 @@ INSTANTIATE_TEST_SUITE_P(Echelle, GemmBf16LadderTest, testing::ValuesIn(ladder_c
 INSTANTIATE_TEST_SUITE_P(Echelle, GemmCublasTest, testing::ValuesIn(cases_with_cublas<float>()), case_name<float>);
 INSTANTIATE_TEST_SUITE_P(Echelle, GemmBf16CublasTest, testing::ValuesIn(cases_with_cublas<bf16>()),
                          case_name<bf16>);
+INSTANTIATE_TEST_SUITE_P(Echelle, GemmLargeShapeTest, testing::ValuesIn(cases_with_larger_shapes<float>()),
+                         case_name<float>);
+INSTANTIATE_TEST_SUITE_P(Echelle, GemmBf16LargeShapeTest, testing::ValuesIn(cases_with_larger_shapes<bf16>()),
+                         case_name<bf16>);
+INSTANTIATE_TEST_SUITE_P(Echelle, StepFactTest, testing::ValuesIn(step_facts()), fact_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GemmLargeShapeTest);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GemmBf16LargeShapeTest);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(StepFactTest);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GemmLadderTest);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GemmBf16LadderTest);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GemmCublasTest);

@@ -36,6 +36,7 @@ NOYAUX_HOST_DEVICE constexpr Tile row_major_tile(int index, int /*tiles_m*/, int
     return {index / tiles_n, index % tiles_n};
 }
 
+// --8<-- [start:groupe]
 /**
  * @brief La tuile de rang @p index en ordre groupé : les lignes de tuiles vont par bandes de
  *        @p group ; dans une bande, on descend une colonne (group tuiles qui partagent la même
@@ -49,6 +50,7 @@ NOYAUX_HOST_DEVICE constexpr Tile grouped_tile(int index, int tiles_m, int tiles
     const int within = index - band * per_band;
     return {first_row + within % rows, within / rows};
 }
+// --8<-- [end:groupe]
 
 /**
  * @brief Le point de rang @p d sur la courbe de Hilbert d'un carré de côté @p side (puissance

@@ -106,25 +106,65 @@ struct RowMajorALayout {
 };
 // --8<-- [end:lignes]
 
+// --8<-- [start:morceaux]
+/**
+ * @brief Qui copie quoi dans une tuile ROWS×COLS copiée par morceaux de 16 octets (PER_CHUNK
+ *        éléments) par les THREADS threads d'un bloc : la copie avance par passes de
+ *        rows_per_pass lignes, et dans une passe des threads voisins copient des morceaux
+ *        voisins d'une même ligne (lectures coalescées). Sert aux étapes SIMT (float, 4 par
+ *        morceau, VectorTileLoad) comme à l'étape 12 (bf16, 8 par morceau).
+ */
+template <int ROWS, int COLS, int PER_CHUNK, int THREADS>
+struct ChunkedCopy {
+    static_assert(COLS % PER_CHUNK == 0, "lignes faites de morceaux de 16 octets entiers");
+    static constexpr int chunks_per_row = COLS / PER_CHUNK;          ///< morceaux par ligne
+    static constexpr int rows_per_pass = THREADS / chunks_per_row;  ///< lignes par passe
+    static_assert(THREADS % chunks_per_row == 0 && ROWS % rows_per_pass == 0, "passes entières");
+
+    /** @brief Ligne, dans la tuile, du premier morceau copié par le thread @p tid. */
+    __host__ __device__ static constexpr int row(int tid) { return tid / chunks_per_row; }
+    /** @brief Première colonne du morceau copié par le thread @p tid (la même à chaque passe). */
+    __host__ __device__ static constexpr int col(int tid) { return PER_CHUNK * (tid % chunks_per_row); }
+
+    /**
+     * @brief Copie telle quelle la tuile dont @p src pointe le coin (matrice en ligne de
+     *        largeur @p ld) : l'élément (ligne, colonne) va en tile[index(ligne, colonne)].
+     *        Une lecture et une écriture de 128 bits par morceau.
+     */
+    template <typename T, typename Index>
+    __device__ static void copy(T* tile, Index index, const T* __restrict__ src, int ld) {
+        static_assert(sizeof(T) * PER_CHUNK == 16, "morceaux de 16 octets");
+        const int tid = static_cast<int>(threadIdx.x);
+        for (int pass = 0; pass < ROWS; pass += rows_per_pass) {
+            const int r = row(tid) + pass;
+            *reinterpret_cast<uint4*>(&tile[index(r, col(tid))]) =
+                *reinterpret_cast<const uint4*>(&src[r * ld + col(tid)]);
+        }
+    }
+};
+// --8<-- [end:morceaux]
+
 // --8<-- [start:chargement]
 /**
  * @brief Chargement d'une tranche BK de A (BM×BK) et de B (BK×BN) par les THREADS threads
- *        d'un bloc, un float4 à la fois : qui charge quoi, et la copie elle-même.
+ *        d'un bloc, un float4 à la fois : qui charge quoi (ChunkedCopy), et la copie elle-même.
  */
 template <int BM, int BN, int BK, int THREADS>
 struct VectorTileLoad {
     static_assert(BK % 4 == 0 && BN % 4 == 0, "lignes de A et de B lues par float4");
-    static constexpr int a_rows_per_pass = THREADS / (BK / 4);  ///< lignes de A par passe
-    static constexpr int b_rows_per_pass = THREADS / (BN / 4);  ///< lignes de B par passe
+    using ACopy = ChunkedCopy<BM, BK, 4, THREADS>;  ///< qui copie quoi dans la tranche de A
+    using BCopy = ChunkedCopy<BK, BN, 4, THREADS>;  ///< qui copie quoi dans la tranche de B
+    static constexpr int a_rows_per_pass = ACopy::rows_per_pass;  ///< lignes de A par passe
+    static constexpr int b_rows_per_pass = BCopy::rows_per_pass;  ///< lignes de B par passe
 
     /** @brief Ligne (dans la tranche) du premier float4 de A chargé par le thread @p tid. */
-    __host__ __device__ static constexpr int a_row(int tid) { return tid / (BK / 4); }
+    __host__ __device__ static constexpr int a_row(int tid) { return ACopy::row(tid); }
     /** @brief Première colonne du float4 de A chargé par le thread @p tid. */
-    __host__ __device__ static constexpr int a_col(int tid) { return 4 * (tid % (BK / 4)); }
+    __host__ __device__ static constexpr int a_col(int tid) { return ACopy::col(tid); }
     /** @brief Ligne du premier float4 de B chargé par le thread @p tid. */
-    __host__ __device__ static constexpr int b_row(int tid) { return tid / (BN / 4); }
+    __host__ __device__ static constexpr int b_row(int tid) { return BCopy::row(tid); }
     /** @brief Première colonne du float4 de B chargé par le thread @p tid. */
-    __host__ __device__ static constexpr int b_col(int tid) { return 4 * (tid % (BN / 4)); }
+    __host__ __device__ static constexpr int b_col(int tid) { return BCopy::col(tid); }
 
     /**
      * @brief Copie la tranche dans les tuiles, rangées selon @p Layout : @p a pointe sur sa

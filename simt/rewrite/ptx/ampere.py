@@ -3,7 +3,7 @@ simt/src/ptx_ampere.cpp (dispositions des fragments du PTX ISA)."""
 
 from __future__ import annotations
 
-from .registry import instruction
+from .registry import instruction, operands, wait_group, without_operand
 
 MMA_FORMS = {
     "m16n8k16.row.col.f32.bf16.bf16.f32": ("m16n8k16_f32_bf16", 4),
@@ -20,9 +20,7 @@ def mma(ins, ctx, match):
         raise ctx.error(f"instruction PTX « {ins.opcode} » non émulée par le processeur "
                         f"(formes émulées : {', '.join('mma.sync.aligned.' + f for f in MMA_FORMS)})")
     kind, accumulators = form
-    if len(ins.operands) != 4:
-        raise ctx.error(f"{ins.opcode} attend 4 vecteurs d'opérandes (d, a, b, c)")
-    d, a, b, c = ins.operands
+    d, a, b, c = operands(ins, ctx, 4, "4 vecteurs d'opérandes (d, a, b, c)")
     d_regs = [ctx.register(r, 32) for r in ctx.vector(d, accumulators)]
     a_regs = [ctx.value(r, "b32") for r in ctx.vector(a, 4)]
     b_regs = [ctx.value(r, "b32") for r in ctx.vector(b, 2)]
@@ -36,9 +34,7 @@ def mma(ins, ctx, match):
 @instruction(r"ldmatrix\.sync\.aligned\.m8n8\.x(?P<count>[124])(?P<trans>\.trans)?\.shared(?:::cta)?\.b16")
 def ldmatrix(ins, ctx, match):
     count = int(match["count"])
-    if len(ins.operands) != 2:
-        raise ctx.error(f"{ins.opcode} attend 2 opérandes (d, [adresse])")
-    d, address = ins.operands
+    d, address = operands(ins, ctx, 2, "2 opérandes (d, [adresse])")
     registers = [ctx.register(r, 32) for r in ctx.vector(d, count)]
     targets = ", ".join([f"&{r}" for r in registers] + ["nullptr"] * (4 - count))
     transpose = "true" if match["trans"] else "false"
@@ -48,9 +44,8 @@ def ldmatrix(ins, ctx, match):
 
 @instruction(r"cp\.async\.(?P<cache>ca|cg)\.shared(?:::cta)?\.global(?:\.L2::(?:64|128|256)B)?")
 def cp_async(ins, ctx, match):
-    if len(ins.operands) not in (3, 4):
-        raise ctx.error(f"{ins.opcode} attend [dst], [src], cp-size et, au plus, src-size "
-                        f"(l'indication de cache .L2::cache_hint n'est pas émulée)")
+    operands(ins, ctx, (3, 4), "[dst], [src], cp-size et, au plus, src-size (l'indication de cache "
+                               ".L2::cache_hint n'est pas émulée)")
     destination, source, size = ins.operands[:3]
     if size.kind == "imm":
         value = int(size.text.rstrip("U"), 0)
@@ -71,22 +66,6 @@ def cp_async(ins, ctx, match):
             f"{copy_size}, {source_size});")
 
 
-@instruction(r"cp\.async\.commit_group")
-def cp_async_commit(ins, ctx, match):
-    if ins.operands:
-        raise ctx.error(f"{ins.opcode} n'a pas d'opérande")
-    return "::simt::ptx::cp_async_commit_group();"
-
-
-@instruction(r"cp\.async\.wait_group")
-def cp_async_wait_group(ins, ctx, match):
-    if len(ins.operands) != 1 or ins.operands[0].kind not in ("imm", "asm"):
-        raise ctx.error(f"{ins.opcode} attend un entier immédiat (N)")
-    return f"::simt::ptx::cp_async_wait_group({ctx.value(ins.operands[0], 'u64')});"
-
-
-@instruction(r"cp\.async\.wait_all")
-def cp_async_wait_all(ins, ctx, match):
-    if ins.operands:
-        raise ctx.error(f"{ins.opcode} n'a pas d'opérande")
-    return "::simt::ptx::cp_async_wait_all();"
+without_operand(r"cp\.async\.commit_group", "cp_async_commit_group")
+wait_group(r"cp\.async\.wait_group", "cp_async_wait_group", "u64")
+without_operand(r"cp\.async\.wait_all", "cp_async_wait_all")

@@ -3,7 +3,7 @@ l'arithmétique entière. C++ : simt/include/simt/ptx/base.hpp."""
 
 from __future__ import annotations
 
-from .registry import instruction, special_register
+from .registry import instruction, operands, special_register
 from .translate import bits_of, cpp_type
 
 INT = r"(?P<type>[bus](?:8|16|32|64))"
@@ -22,16 +22,10 @@ special_register("clock64", "::simt::ptx::sreg_clock64()", "u64")
 special_register("clock", "static_cast<std::uint32_t>(::simt::ptx::sreg_clock64())", "u32")
 
 
-def _operands(ins, ctx, count):
-    if len(ins.operands) != count:
-        raise ctx.error(f"{ins.opcode} attend {count} opérande(s), {len(ins.operands)} donné(s)")
-    return ins.operands
-
-
 @instruction(r"mov\." + TYPED)
 def mov(ins, ctx, match):
     ptx_type = match["type"]
-    d, a = _operands(ins, ctx, 2)
+    d, a = operands(ins, ctx, 2)
     bits = bits_of(ptx_type)
     t = cpp_type(ptx_type)
     if a.kind == "vector":  # assemblage : mov.b32 d, {a, b} (moitiés basses d'abord)
@@ -62,7 +56,7 @@ def setp(ins, ctx, match):
         raise ctx.error(f"{ins.opcode} : comparaison non signée sur un type signé")
     if ins.operands and ins.operands[0].kind == "pair":
         raise ctx.error(f"{ins.opcode} : deux prédicats de destination (p|q) non émulés")
-    p, a, b = _operands(ins, ctx, 3)
+    p, a, b = operands(ins, ctx, 3)
     comparison = COMPARISONS[match["cmp"]]
     return (f"::simt::ptx::put({ctx.register(p, 1)}, ::simt::ptx::compare_{comparison}"
             f"({ctx.value(a, ptx_type)}, {ctx.value(b, ptx_type)}));")
@@ -71,20 +65,20 @@ def setp(ins, ctx, match):
 @instruction(r"selp\." + TYPED)
 def selp(ins, ctx, match):
     ptx_type = match["type"]
-    d, a, b, c = _operands(ins, ctx, 4)
+    d, a, b, c = operands(ins, ctx, 4)
     return (f"::simt::ptx::put({ctx.register(d, bits_of(ptx_type))}, {ctx.value(c, 'pred')} ? "
             f"{ctx.value(a, ptx_type)} : {ctx.value(b, ptx_type)});")
 
 
 @instruction(r"bra(?:\.uni)?")
 def bra(ins, ctx, match):
-    (target,) = _operands(ins, ctx, 1)
+    (target,) = operands(ins, ctx, 1)
     return f"goto {ctx.label(target)};"
 
 
 @instruction(r"cvta\.(?P<to>to\.)?(?P<space>shared|global)(?:::cta)?\.(?P<type>u32|u64)")
 def cvta(ins, ctx, match):
-    d, a = _operands(ins, ctx, 2)
+    d, a = operands(ins, ctx, 2)
     bits = bits_of(match["type"])
     if match["space"] == "global":  # la mémoire « globale » de simt est celle du processus
         return f"::simt::ptx::put({ctx.register(d, bits)}, {ctx.value(a, match['type'])});"
@@ -94,7 +88,7 @@ def cvta(ins, ctx, match):
 
 @instruction(r"cvt\.(?P<dst>[us](?:8|16|32|64))\.(?P<src>[us](?:8|16|32|64))")
 def cvt_integer(ins, ctx, match):
-    d, a = _operands(ins, ctx, 2)
+    d, a = operands(ins, ctx, 2)
     # Le registre de destination peut être plus large que le type (.u8 dans un registre de
     # 16 bits, PTX ISA, cvt) : put étend la valeur, avec son signe pour .s.
     return f"::simt::ptx::put({ctx.register(d)}, static_cast<{cpp_type(match['dst'])}>({ctx.value(a, match['src'])}));"
@@ -102,7 +96,7 @@ def cvt_integer(ins, ctx, match):
 
 @instruction(r"cvt\.(?P<mode>rn|rna)\.(?P<dst>f16|bf16|tf32)\.f32")
 def cvt_narrow(ins, ctx, match):
-    d, a = _operands(ins, ctx, 2)
+    d, a = operands(ins, ctx, 2)
     function = {("rn", "f16"): "f32_to_f16_rn", ("rn", "bf16"): "f32_to_bf16_rn",
                 ("rna", "tf32"): "f32_to_tf32_rna"}.get((match["mode"], match["dst"]))
     if function is None:
@@ -114,7 +108,7 @@ def cvt_narrow(ins, ctx, match):
 @instruction(r"cvt\.rn\.(?P<dst>f16x2|bf16x2)\.f32")
 def cvt_pair(ins, ctx, match):
     # PTX ISA, cvt : d = {cvt(a), cvt(b)} ; a va dans la moitié haute, b dans la basse.
-    d, a, b = _operands(ins, ctx, 3)
+    d, a, b = operands(ins, ctx, 3)
     function = "f32_to_f16_rn" if match["dst"] == "f16x2" else "f32_to_bf16_rn"
     return (f"::simt::ptx::put({ctx.register(d, 32)}, static_cast<std::uint32_t>("
             f"::simt::ptx::{function}({ctx.value(b, 'f32')})) | static_cast<std::uint32_t>("
@@ -123,7 +117,7 @@ def cvt_pair(ins, ctx, match):
 
 @instruction(r"cvt\.f32\.(?P<src>f16|bf16)")
 def cvt_widen(ins, ctx, match):
-    d, a = _operands(ins, ctx, 2)
+    d, a = operands(ins, ctx, 2)
     function = "f16_to_f32" if match["src"] == "f16" else "bf16_to_f32"
     return f"::simt::ptx::put({ctx.register(d, 32)}, ::simt::ptx::{function}({ctx.value(a, 'b16')}));"
 
@@ -139,7 +133,7 @@ def integer_arithmetic(ins, ctx, match):
         raise ctx.error(f"{ins.opcode} : PTX n'accepte que les types .b pour {match['op']}")
     if match["op"] in ("shl",) and ptx_type[0] != "b":
         raise ctx.error(f"{ins.opcode} : PTX n'accepte que les types .b pour shl")
-    d, a, b = _operands(ins, ctx, 3)
+    d, a, b = operands(ins, ctx, 3)
     if ptx_type.endswith("8"):
         raise ctx.error(f"{ins.opcode} : type de 8 bits non émulé")
     shift = match["op"] in ("shl", "shr")
@@ -151,7 +145,7 @@ def integer_arithmetic(ins, ctx, match):
 
 @instruction(r"not\.(?P<type>b16|b32|b64|pred)")
 def bit_not(ins, ctx, match):
-    d, a = _operands(ins, ctx, 2)
+    d, a = operands(ins, ctx, 2)
     if match["type"] == "pred":
         return f"::simt::ptx::put({ctx.register(d, 1)}, !{ctx.value(a, 'pred')});"
     return f"::simt::ptx::bit_not<{cpp_type(match['type'])}>({ctx.register(d, bits_of(match['type']))}, {ctx.raw(a)});"
@@ -159,7 +153,7 @@ def bit_not(ins, ctx, match):
 
 @instruction(r"(?P<op>add|sub|mul)(?:\.rn)?\.f32")
 def float_arithmetic(ins, ctx, match):
-    d, a, b = _operands(ins, ctx, 3)
+    d, a, b = operands(ins, ctx, 3)
     function = {"add": "add", "sub": "sub", "mul": "mul"}[match["op"]]
     return (f"::simt::ptx::{function}<float>({ctx.register(d, 32)}, {ctx.value(a, 'f32')}, "
             f"{ctx.value(b, 'f32')});")
@@ -173,10 +167,10 @@ def load_store(ins, ctx, match):
     t = cpp_type(ptx_type)
     bits = bits_of(ptx_type)
     if match["op"] == "ld":
-        d, a = _operands(ins, ctx, 2)
+        d, a = operands(ins, ctx, 2)
         registers, address = ctx.vector(d, count), a
     else:
-        a, s = _operands(ins, ctx, 2)
+        a, s = operands(ins, ctx, 2)
         registers, address = ctx.vector(s, count), a
     if match["space"].startswith(".shared"):
         pointer = f"::simt::shared_pointer({ctx.shared_address(address)}, {count * bits // 8})"

@@ -4,7 +4,7 @@ simt/src/cluster.cpp (PTX ISA, « barrier.cluster », « mapa », registres spé
 
 from __future__ import annotations
 
-from .registry import instruction, special_register
+from .registry import instruction, operands, special_register, without_operand
 from .translate import bits_of, cpp_type
 
 special_register("cluster_ctarank", "::simt::ptx::sreg_cluster_ctarank()", "u32")
@@ -17,28 +17,14 @@ for axis, letter in enumerate("xyz"):
     special_register(f"cluster_nctaid.{letter}", f"::simt::ptx::sreg_cluster_nctaid({axis})", "u32")
 
 
-def _no_operand(ins, ctx):
-    if ins.operands:
-        raise ctx.error(f"{ins.opcode} n'a pas d'opérande")
-
-
-@instruction(r"barrier\.cluster\.arrive(?:\.release|\.relaxed)?(?:\.aligned)?")
-def barrier_cluster_arrive(ins, ctx, match):
-    _no_operand(ins, ctx)
-    return "::simt::ptx::barrier_cluster_arrive();"
-
-
-@instruction(r"barrier\.cluster\.wait(?:\.acquire)?(?:\.aligned)?")
-def barrier_cluster_wait(ins, ctx, match):
-    _no_operand(ins, ctx)
-    return "::simt::ptx::barrier_cluster_wait();"
+without_operand(r"barrier\.cluster\.arrive(?:\.release|\.relaxed)?(?:\.aligned)?", "barrier_cluster_arrive")
+without_operand(r"barrier\.cluster\.wait(?:\.acquire)?(?:\.aligned)?", "barrier_cluster_wait")
+without_operand(r"fence\.(?:sc|acq_rel)\.cluster|fence\.mbarrier_init\.release\.cluster", "fence_cluster")
 
 
 @instruction(r"mapa(?P<space>\.shared::cluster)?\.(?P<type>u32|u64)")
 def mapa(ins, ctx, match):
-    if len(ins.operands) != 3:
-        raise ctx.error(f"{ins.opcode} attend 3 opérandes (d, adresse, rang)")
-    d, a, rank = ins.operands
+    d, a, rank = operands(ins, ctx, 3, "3 opérandes (d, adresse, rang)")
     bits = bits_of(match["type"])
     if match["space"]:
         return (f"::simt::ptx::mapa_shared({ctx.register(d, bits)}, {ctx.value(a, match['type'])}, "
@@ -53,23 +39,12 @@ def load_store_cluster(ins, ctx, match):
     ptx_type = match["type"]
     count = int(match["count"] or 1)
     bits = bits_of(ptx_type)
-    if len(ins.operands) != 2:
-        raise ctx.error(f"{ins.opcode} attend 2 opérandes")
-    if match["op"] == "ld":
-        d, address = ins.operands
-        registers = ctx.vector(d, count)
-    else:
-        address, s = ins.operands
-        registers = ctx.vector(s, count)
+    first, second = operands(ins, ctx, 2, "2 opérandes")
+    address, data = (second, first) if match["op"] == "ld" else (first, second)
+    registers = ctx.vector(data, count)
     base, offset = ctx.address(address)
     pointer = f"::simt::ptx::cluster_operand({base}, {offset}, {count * bits // 8})"
     t = cpp_type(ptx_type)
     if match["op"] == "ld":
         return f"::simt::ptx::load<{t}>({pointer}, {', '.join(ctx.register(r, bits) for r in registers)});"
     return f"::simt::ptx::store<{t}>({pointer}, {', '.join(ctx.value(r, ptx_type) for r in registers)});"
-
-
-@instruction(r"fence\.(?:sc|acq_rel)\.cluster|fence\.mbarrier_init\.release\.cluster")
-def fence_cluster(ins, ctx, match):
-    _no_operand(ins, ctx)
-    return "::simt::ptx::fence_cluster();"

@@ -4,7 +4,7 @@ mbarrier »)."""
 
 from __future__ import annotations
 
-from .registry import instruction
+from .registry import instruction, operands
 
 # mbarrier.<opération>{.sem}{.scope}{.espace}.b64 — qualificatifs dans l'ordre du PTX ISA.
 QUALIFIERS = (r"(?P<sem>\.(?:release|acquire|relaxed))?(?P<scope>\.(?:cta|cluster))?"
@@ -22,59 +22,46 @@ def barrier(ins, ctx, match, operand) -> str:
     return f"static_cast<std::uint64_t*>(::simt::shared_pointer({ctx.shared_address(operand)}, 8))"
 
 
-def expect(ins, ctx, counts: tuple[int, ...], shape: str) -> None:
-    if len(ins.operands) not in counts:
-        raise ctx.error(f"{ins.opcode} attend {shape}")
+def operation(pattern: str, shape: str) -> None:
+    """Déclare « mbarrier.<op> [adresse]{, valeur} » (``shape`` : ses opérandes), traduite par
+    l'appel ``::simt::ptx::mbarrier_<op>(mot, valeur .u32)``."""
+    def translate(ins, ctx, match):
+        address, *values = operands(ins, ctx, shape.count(",") + 1, shape)
+        arguments = [barrier(ins, ctx, match, address)] + [ctx.value(value, "u32") for value in values]
+        return f"::simt::ptx::mbarrier_{match['op']}({', '.join(arguments)});"
+
+    instruction(r"mbarrier\.(?P<op>" + pattern + ")" + QUALIFIERS)(translate)
 
 
-@instruction(r"mbarrier\.init" + QUALIFIERS)
-def init(ins, ctx, match):
-    expect(ins, ctx, (2,), "[adresse], compte")
-    address, count = ins.operands
-    return f"::simt::ptx::mbarrier_init({barrier(ins, ctx, match, address)}, {ctx.value(count, 'u32')});"
-
-
-@instruction(r"mbarrier\.inval" + QUALIFIERS)
-def inval(ins, ctx, match):
-    expect(ins, ctx, (1,), "[adresse]")
-    return f"::simt::ptx::mbarrier_inval({barrier(ins, ctx, match, ins.operands[0])});"
+operation("init", "[adresse], compte")
+operation("inval", "[adresse]")
+operation("expect_tx|complete_tx", "[adresse], octets")
 
 
 @instruction(r"mbarrier\.arrive(?P<kind>\.expect_tx|\.noComplete)?" + QUALIFIERS)
 def arrive(ins, ctx, match):
     kind = match["kind"]
     if kind == ".expect_tx":
-        expect(ins, ctx, (3,), "état, [adresse], octets")
-        state, address, tx = ins.operands
+        state, address, tx = operands(ins, ctx, 3, "état, [adresse], octets")
         call = (f"::simt::ptx::mbarrier_arrive_expect_tx({barrier(ins, ctx, match, address)}, "
                 f"{ctx.value(tx, 'u32')})")
     elif kind == ".noComplete":
-        expect(ins, ctx, (3,), "état, [adresse], compte")
-        state, address, count = ins.operands
+        state, address, count = operands(ins, ctx, 3, "état, [adresse], compte")
         call = (f"::simt::ptx::mbarrier_arrive_no_complete({barrier(ins, ctx, match, address)}, "
                 f"{ctx.value(count, 'u32')})")
     else:
-        expect(ins, ctx, (2, 3), "état, [adresse] et, au plus, un compte")
-        state, address = ins.operands[:2]
+        state, address = operands(ins, ctx, (2, 3), "état, [adresse] et, au plus, un compte")[:2]
         count = ctx.value(ins.operands[2], "u32") if len(ins.operands) == 3 else "1u"
         call = f"::simt::ptx::mbarrier_arrive({barrier(ins, ctx, match, address)}, {count})"
     return f"{ctx.register(state, 64)} = {call};"
 
 
-@instruction(r"mbarrier\.(?P<op>expect_tx|complete_tx)" + QUALIFIERS)
-def transactions(ins, ctx, match):
-    expect(ins, ctx, (2,), "[adresse], octets")
-    address, tx = ins.operands
-    return f"::simt::ptx::mbarrier_{match['op']}({barrier(ins, ctx, match, address)}, {ctx.value(tx, 'u32')});"
-
-
 @instruction(r"mbarrier\.(?P<op>test_wait|try_wait)(?P<parity>\.parity)?" + QUALIFIERS)
 def wait(ins, ctx, match):
     blocking = match["op"] == "try_wait"
-    expect(ins, ctx, (3, 4) if blocking else (3,),
-           "résultat, [adresse], " + ("parité" if match["parity"] else "état") +
-           (" et, au plus, une durée" if blocking else ""))
-    done, address, phase = ins.operands[:3]
+    done, address, phase = operands(ins, ctx, (3, 4) if blocking else 3,
+                                    "résultat, [adresse], " + ("parité" if match["parity"] else "état") +
+                                    (" et, au plus, une durée" if blocking else ""))[:3]
     name = f"mbarrier_{match['op']}{'_parity' if match['parity'] else ''}"
     arguments = [barrier(ins, ctx, match, address), ctx.value(phase, "u32" if match["parity"] else "u64")]
     if blocking:

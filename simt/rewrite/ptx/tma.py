@@ -4,7 +4,7 @@ prefetch.tensormap. C++ : simt/include/simt/ptx/tma.hpp, simt/src/tma.cpp (PTX I
 
 from __future__ import annotations
 
-from .registry import instruction
+from .registry import instruction, operands, wait_group, without_operand
 
 CACHE_HINT = r"(?P<hint>\.L2::cache_hint)?"
 
@@ -28,16 +28,11 @@ def tensor(ins, ctx, operand, dims: int) -> tuple[str, str]:
     return map_pointer, "{" + ", ".join(coordinates) + "}"
 
 
-def check_count(ins, ctx, counts: tuple[int, ...], shape: str) -> None:
-    if len(ins.operands) not in counts:
-        raise ctx.error(f"{ins.opcode} attend {shape}")
-
-
 @instruction(r"cp\.async\.bulk\.tensor\.(?P<dims>[1-5])d\.shared::cluster\.global(?:\.tile)?"
              r"\.mbarrier::complete_tx::bytes(?P<multicast>\.multicast::cluster)?" + CACHE_HINT)
 def tensor_load(ins, ctx, match):
     extra = (["ctaMask"] if match["multicast"] else []) + (["politique de cache"] if match["hint"] else [])
-    check_count(ins, ctx, (3 + len(extra),),
+    operands(ins, ctx, 3 + len(extra),
                 ", ".join(["[destination], [carte, {coordonnées}], [mbarrier]"] + extra))
     destination, source, bar = ins.operands[:3]
     map_pointer, coordinates = tensor(ins, ctx, source, int(match["dims"]))
@@ -50,7 +45,7 @@ def tensor_load(ins, ctx, match):
 
 @instruction(r"cp\.async\.bulk\.tensor\.(?P<dims>[1-5])d\.global\.shared::cta(?:\.tile)?\.bulk_group" + CACHE_HINT)
 def tensor_store(ins, ctx, match):
-    check_count(ins, ctx, (3,) if match["hint"] else (2,),
+    operands(ins, ctx, 3 if match["hint"] else 2,
                 "[carte, {coordonnées}], [source]" + (", politique de cache" if match["hint"] else ""))
     target, source = ins.operands[:2]
     map_pointer, coordinates = tensor(ins, ctx, target, int(match["dims"]))
@@ -59,7 +54,7 @@ def tensor_store(ins, ctx, match):
 
 @instruction(r"cp\.async\.bulk\.shared::cluster\.global\.mbarrier::complete_tx::bytes" + CACHE_HINT)
 def bulk_load(ins, ctx, match):
-    check_count(ins, ctx, (5,) if match["hint"] else (4,), "[destination], [source], octets, [mbarrier]")
+    operands(ins, ctx, 5 if match["hint"] else 4, "[destination], [source], octets, [mbarrier]")
     destination, source, size, bar = ins.operands[:4]
     return (f"::simt::ptx::cp_async_bulk_load({cluster(ctx, destination)}, {ctx.generic_address(source)}, "
             f"{ctx.value(size, 'u32')}, static_cast<std::uint64_t*>({cluster(ctx, bar, '8')}));")
@@ -67,31 +62,18 @@ def bulk_load(ins, ctx, match):
 
 @instruction(r"cp\.async\.bulk\.global\.shared::cta\.bulk_group" + CACHE_HINT)
 def bulk_store(ins, ctx, match):
-    check_count(ins, ctx, (4,) if match["hint"] else (3,), "[destination], [source], octets")
+    operands(ins, ctx, 4 if match["hint"] else 3, "[destination], [source], octets")
     destination, source, size = ins.operands[:3]
     return (f"::simt::ptx::cp_async_bulk_store({ctx.generic_address(destination)}, {shared(ctx, source)}, "
             f"{ctx.value(size, 'u32')});")
 
 
-@instruction(r"cp\.async\.bulk\.commit_group")
-def commit_group(ins, ctx, match):
-    check_count(ins, ctx, (0,), "aucun opérande")
-    return "::simt::ptx::cp_async_bulk_commit_group();"
-
-
-@instruction(r"cp\.async\.bulk\.wait_group(?:\.read)?")
-def wait_group(ins, ctx, match):
-    check_count(ins, ctx, (1,), "un entier (N)")
-    return f"::simt::ptx::cp_async_bulk_wait_group({ctx.value(ins.operands[0], 'u32')});"
-
-
-@instruction(r"fence\.proxy\.async(?:\.shared::cta|\.shared::cluster|\.global)?")
-def fence_proxy_async(ins, ctx, match):
-    check_count(ins, ctx, (0,), "aucun opérande")
-    return "::simt::ptx::fence_proxy_async();"
+without_operand(r"cp\.async\.bulk\.commit_group", "cp_async_bulk_commit_group")
+wait_group(r"cp\.async\.bulk\.wait_group(?:\.read)?", "cp_async_bulk_wait_group", "u32", immediate=False)
+without_operand(r"fence\.proxy\.async(?:\.shared::cta|\.shared::cluster|\.global)?", "fence_proxy_async")
 
 
 @instruction(r"prefetch(?:\.(?:const|param))?\.tensormap")
 def prefetch_tensormap(ins, ctx, match):
-    check_count(ins, ctx, (1,), "[carte]")
+    operands(ins, ctx, 1, "[carte]")
     return f"::simt::ptx::prefetch_tensormap({ctx.generic_address(ins.operands[0])});"

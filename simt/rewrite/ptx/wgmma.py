@@ -11,30 +11,14 @@ recopie des sorties de fin d'instruction n'y remette pas l'ancienne valeur.
 from __future__ import annotations
 
 from .parse import CONSTRAINT_LETTERS
-from .registry import instruction
+from .registry import instruction, wait_group, without_operand
 
 INPUT_TYPES = {"bf16": "bf16", "f16": "f16"}
 
 
-@instruction(r"wgmma\.fence\.sync\.aligned")
-def wgmma_fence(ins, ctx, match):
-    if ins.operands:
-        raise ctx.error(f"{ins.opcode} n'a pas d'opérande")
-    return "::simt::ptx::wgmma_fence();"
-
-
-@instruction(r"wgmma\.commit_group\.sync\.aligned")
-def wgmma_commit_group(ins, ctx, match):
-    if ins.operands:
-        raise ctx.error(f"{ins.opcode} n'a pas d'opérande")
-    return "::simt::ptx::wgmma_commit_group();"
-
-
-@instruction(r"wgmma\.wait_group\.sync\.aligned")
-def wgmma_wait_group(ins, ctx, match):
-    if len(ins.operands) != 1 or ins.operands[0].kind not in ("imm", "asm"):
-        raise ctx.error(f"{ins.opcode} attend un entier immédiat (N)")
-    return f"::simt::ptx::wgmma_wait_group({ctx.value(ins.operands[0], 'u32')});"
+without_operand(r"wgmma\.fence\.sync\.aligned", "wgmma_fence")
+without_operand(r"wgmma\.commit_group\.sync\.aligned", "wgmma_commit_group")
+wait_group(r"wgmma\.wait_group\.sync\.aligned", "wgmma_wait_group", "u32")
 
 
 def _accumulators(ctx, operand, count):
