@@ -25,6 +25,7 @@
 #include "gemm/11-au-dela-de-boehm/au-dela-de-boehm.cuh"
 #include "gemm/12-wmma/wmma.cuh"
 #include "gemm/14-tma-wgmma/tma-wgmma.cuh"
+#include "gemm/17-persistant/persistant.cuh"
 
 namespace noyaux::gemm {
 
@@ -56,8 +57,12 @@ using Ladder = KernelList<
 
 /** @brief L'échelle bf16 (Tensor Cores), mesurée contre cublasGemmEx bf16 → fp32. */
 using Bf16Ladder = KernelList<
-    WmmaKernel,     // 12-wmma
-    TmaWgmmaKernel  // 14-tma-wgmma (sm_90a ; ignorée sur un GPU plus ancien)
+    WmmaKernel,                // 12-wmma
+    TmaWgmmaKernel,            // 14-tma-wgmma (sm_90a ; ignorée sur un GPU plus ancien)
+    // 17-persistant : un nom par ordre des tuiles, pour que le GPU les compare (sm_90a)
+    PersistentRowMajorKernel,  // en lignes
+    PersistentGroupedKernel,   // bandes de 8 lignes de tuiles
+    PersistentHilbertKernel    // courbe de Hilbert
     >;
 // --8<-- [end:echelle]
 
