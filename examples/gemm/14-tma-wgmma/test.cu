@@ -13,5 +13,7 @@ namespace noyaux::gemm {
 // --8<-- [start:garanties]
 // La suite commune de l'échelle (common/ladder_tests.cpp), en bf16, appliquée à TmaWgmmaKernel.
 const LadderTests<TmaWgmmaKernel> ladder_tests{"TmaWgmma"};
+// La page de l'étape donne l'occupation pour cette mémoire partagée dynamique.
+static_assert(TmaWgmmaKernel::shared_bytes == 99328, "mettre à jour la page de l'étape 14 (occupation)");
 // --8<-- [end:garanties]
 }  // namespace noyaux::gemm
