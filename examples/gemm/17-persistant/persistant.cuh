@@ -94,8 +94,9 @@ template <schedule::Order order>
 struct PersistentKernel : TiledStep<PersistentKernel<order>, PersistentConfig, 16, bf16> {
     static constexpr const char* name = persistent_name<order>();  ///< nom affiché
     static constexpr auto kernel = gemm_persistent_bf16<order>;    ///< le noyau lancé
-    static constexpr std::size_t shared_bytes = PersistentConfig::shared_bytes;  ///< au-delà de 48 Kio : demandée au runtime
-    static constexpr int minimum_architecture = 90;                       ///< wgmma : sm_90a
+    /** @brief Mémoire partagée dynamique : au-delà de 48 Kio, demandée au runtime. */
+    static constexpr std::size_t shared_bytes = PersistentConfig::shared_bytes;
+    static constexpr int minimum_architecture = 90;                         ///< wgmma : sm_90a
     static constexpr const char* architecture_feature = "wgmma et la TMA";  ///< pour le message de refus
 
     /** @brief Blocs résidents à la fois sur le GPU courant ; calculé une fois par programme. */

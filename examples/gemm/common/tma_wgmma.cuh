@@ -170,21 +170,21 @@ __device__ __forceinline__ void store_tile(const Accumulator& acc, int m0, int n
 #endif  // NOYAUX_HAS_WGMMA
 
 /**
- * @brief Les tensor maps de A (boîte 128 × 64) et de B (boîte 64 × 64), encodées sur l'hôte,
+ * @brief Les tensor maps de A (boîte 128 × 64, K contigu) et de B (boîte 64 × 64, N contigu),
  *        permutation de 128 octets ; la validation française de common/tensor_map.hpp refuse
- *        d'abord ce que la TMA ne peut pas décrire.
+ *        d'abord ce que la TMA ne peut pas décrire. Gardées par tma::encode_cached : relancer
+ *        sur les mêmes matrices ne repasse pas par le pilote.
  */
 inline std::pair<CUtensorMap, CUtensorMap> operand_maps(const GemmArgsOf<bf16>& args) {
     using C = TmaWgmmaConfig;
     const auto [m, n, k] = args.shape;
     const auto address = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); };
-    const CUtensorMap map_a = tma::encode(tma::operand_map(std::uint64_t(m), std::uint64_t(k), std::uint64_t(k), 2,
-                                                           C::block_m, C::block_k, tma::Swizzle::bytes128,
-                                                           address(args.a)));
-    const CUtensorMap map_b = tma::encode(tma::operand_map(std::uint64_t(k), std::uint64_t(n), std::uint64_t(n), 2,
-                                                           C::block_k, C::box_cols, tma::Swizzle::bytes128,
-                                                           address(args.b)));
-    return {map_a, map_b};
+    const auto map = [](std::uint64_t rows, std::uint64_t cols, std::uint32_t box_rows, std::uint32_t box_cols,
+                        std::uintptr_t base) {
+        return tma::encode_cached(tma::operand_map(rows, cols, cols, 2, box_rows, box_cols, tma::Swizzle::bytes128, base));
+    };
+    return {map(m, k, C::block_m, C::block_k, address(args.a)),   // A : M × K, K contigu
+            map(k, n, C::block_k, C::box_cols, address(args.b))};  // B : K × N, N contigu
 }
 
 }  // namespace tma_wgmma
