@@ -78,6 +78,12 @@ class Reader(unittest.TestCase):
         found = code_machine.kernels_named(self.folder, self.binary, "sm_90a", "sgemm_naive")
         self.assertEqual([k.name for k in found], ["sgemm_naive(float*)"])
 
+    def test_short_name_drops_the_parameters_but_not_the_template_arguments(self):
+        kernel = code_machine.Kernel("_Z1f", "void f<(Order)1>(CUtensorMap_st, int)")
+        self.assertEqual(kernel.short_name, "void f<(Order)1>")
+        self.assertEqual(code_machine.Kernel("_Z1g", "g(int, float*)").short_name, "g")
+        self.assertEqual(code_machine.Kernel("_Z1h", "h").short_name, "h")
+
     def test_opcode_ignores_the_predicate_and_matches_variants(self):
         self.assertEqual(code_machine.opcode("@!PT LDG.E.128 R4, [R2.64]"), "LDG.E.128")
         self.assertTrue(code_machine.matches("LDG.E.128 R4, [R2.64]", "LDG.E"))

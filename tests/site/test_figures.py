@@ -48,6 +48,11 @@ def constants():
         "transposition": {"tuile": 32, "lignes_de_threads": 8, "decalage": 1},
         "etape14": {"block_m": 128, "block_n": 128, "block_k": 64, "stages": 3, "threads": 128,
                     "wgmma_m": 64, "wgmma_k": 16, "box_cols": 64},
+        "etape17": {"tuiles_m": 4, "tuiles_n": 4, "groupe": 2, "vague": 4, "ordres": [
+            _order("en lignes", [(m, n) for m in range(4) for n in range(4)]),
+            _order("groupé", [(band + m, n) for band in (0, 2) for n in range(4) for m in range(2)]),
+            _order("Hilbert", [(0, 0), (0, 1), (1, 1), (1, 0), (2, 0), (3, 0), (3, 1), (2, 1), (2, 2), (3, 2),
+                               (3, 3), (2, 3), (1, 3), (1, 2), (0, 2), (0, 3)])]},
         "megakernel_programme": {"files": 2, "compteurs": 3, "couches": 1, "instructions": [
             _instruction(0, 0, "rmsnorm", 0, 64, -1, 0, 0),
             _instruction(0, 1, "matvec+silu", 128, 256, 0, 1, 1),
@@ -72,6 +77,10 @@ def _mma_sync():
             "disposition_a_sans": [chunk(r, c, 4, False) for r in range(8) for c in range(4)],
             "disposition_a_avec": [chunk(r, c, 4, True) for r in range(8) for c in range(4)],
             "sans": reads(False), "avec": reads(True)}
+
+
+def _order(name, tiles):
+    return {"nom": name, "m": [m for m, _ in tiles], "n": [n for _, n in tiles]}
 
 
 def _instruction(queue, rank, op, begin, end, wait, target, signal):
@@ -240,6 +249,22 @@ class TmaWgmmaTest(unittest.TestCase):
         data["etape14"]["threads"] = 256
         with self.assertRaisesRegex(FigureError, "un warpgroup en compte 128"):
             figures.gemm_tma_wgmma(data)
+
+
+class TileOrdersTest(unittest.TestCase):
+    def test_each_order_counts_the_panels_its_first_wave_reads(self):
+        figure = figures.gemm_tile_orders(constants())
+        # Vague de 4 tuiles : une ligne de tuiles entière ; un carré 2 × 2 ; le premier quadrant.
+        self.assertIn("en lignes, 1 bande de A et 4 de B", figure.alt)
+        self.assertIn("groupé, 2 bandes de A et 2 de B", figure.alt)
+        self.assertIn("Hilbert, 2 bandes de A et 2 de B", figure.alt)
+        self.assertIn("bandes de 2 lignes", figure.alt)
+
+    def test_an_order_that_misses_a_tile_is_refused(self):
+        data = copy.deepcopy(constants())
+        data["etape17"]["ordres"][2]["n"][-1] = 0   # (0, 3) devient (0, 0) : vue deux fois, (0, 3) jamais
+        with self.assertRaisesRegex(FigureError, "ne visite pas chaque tuile une fois"):
+            figures.gemm_tile_orders(data)
 
 
 class MegakernelTimelineTest(unittest.TestCase):

@@ -7,6 +7,7 @@
  *
  * Usage : noyaux-figures-constantes FICHIER.json
  */
+#include "gemm/common/tile_scheduler.hpp"
 #include "gemm/echelle/ladder.cuh"
 #include "megakernels/04-megakernel-interpreteur/programme.hpp"
 #include "ressources/02-transposition/transposition.cuh"
@@ -166,6 +167,28 @@ void tma_wgmma_step(Json& json) {
         .value("wgmma_m", H::wgmma_m).value("wgmma_k", H::wgmma_k).value("box_cols", H::box_cols).close();
 }
 
+/**
+ * @brief Les trois ordres de l'étape 17 sur une grille d'illustration de 16 × 16 tuiles, tirés
+ *        de tile_scheduler.hpp (le groupe, de l'étape elle-même), et la vague dessinée : 32 blocs.
+ */
+void tile_orders(Json& json) {
+    namespace sc = schedule;
+    constexpr int tiles = 16, wave = 32;
+    json.open("etape17").value("tuiles_m", tiles).value("tuiles_n", tiles).value("groupe", PersistentConfig::group)
+        .value("vague", wave);
+    json.open_list("ordres");
+    for (const auto& [order, name] : {std::pair{sc::Order::row_major, "en lignes"}, std::pair{sc::Order::grouped, "groupé"},
+                                      std::pair{sc::Order::hilbert, "Hilbert"}}) {
+        std::vector<int> rows, cols;
+        for (const sc::Tile tile : sc::tile_order(order, tiles, tiles, PersistentConfig::group)) {
+            rows.push_back(tile.m);
+            cols.push_back(tile.n);
+        }
+        json.item().text("nom", name).list("m", rows).list("n", cols).end_item();
+    }
+    json.close_list().close();
+}
+
 void transpose(Json& json) {
     using namespace noyaux::ressources;
     json.open("transposition").value("tuile", kTileDim).value("lignes_de_threads", kBlockRows)
@@ -205,6 +228,7 @@ int main(int argc, char** argv) {
     banks(json);
     mma_sync(json);
     tma_wgmma_step(json);
+    tile_orders(json);
     transpose(json);
     megakernel_program(json);
     std::ofstream file(argv[1]);

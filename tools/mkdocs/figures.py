@@ -871,6 +871,66 @@ def gemm_tma_wgmma(constants: dict) -> Figure:
     return Figure(canvas.svg(), alt, caption)
 
 
+# --- GEMM : ordres des tuiles d'un noyau persistant (étape 17) -------------------------------
+
+def _bands(count: int) -> str:
+    return f"{count} bande" + ("s" if count > 1 else "")
+
+
+def gemm_tile_orders(constants: dict) -> Figure:
+    cfg = _section(constants, "etape17")
+    tm, tn, group, wave = cfg["tuiles_m"], cfg["tuiles_n"], cfg["groupe"], cfg["vague"]
+    orders = cfg["ordres"]
+    if len(orders) != 3:
+        raise FigureError(f"étape 17 : {len(orders)} ordres, la figure en compare trois")
+    for order in orders:
+        if len(order["m"]) != tm * tn or len(set(zip(order["m"], order["n"]))) != tm * tn:
+            raise FigureError(f"étape 17 : l'ordre « {order['nom']} » ne visite pas chaque tuile une fois")
+    cell, gap, margin, top = 14, 48, 30, 70
+    side_w, side_h = tn * cell, tm * cell
+    width = 2 * margin + 3 * side_w + 2 * gap
+    height = top + side_h + 80
+    canvas = Canvas(width, height, "Trois ordres de parcours des tuiles de C (étape 17)")
+    canvas.text(margin - 10, 24, f"Ordre des {tm} × {tn} tuiles de C ; en vert, la première vague de {wave} blocs",
+                bold=True)
+    counts = []
+    for index, order in enumerate(orders):
+        x0 = margin + index * (side_w + gap)
+        path = list(zip(order["m"], order["n"]))
+        first = set(path[:wave])
+        rows = sorted({m for m, _ in first})
+        cols = sorted({n for _, n in first})
+        counts.append((order["nom"], len(rows), len(cols)))
+        canvas.text(x0 + side_w / 2, top - 26, order["nom"], size=14, anchor="middle", bold=True)
+        for i in range(tm):
+            for j in range(tn):
+                canvas.rect(x0 + j * cell, top + i * cell, cell, cell, C_FILL if (i, j) in first else PAPER,
+                            GRID, 0.5)
+        # Les bandes de A (lignes de tuiles) et de B (colonnes) que lit la première vague.
+        for m in rows:
+            canvas.rect(x0 - 8, top + m * cell + 1, 5, cell - 2, A_STRONG, A_STRONG, 0.5)
+        for n in cols:
+            canvas.rect(x0 + n * cell + 1, top - 8, cell - 2, 5, B_STRONG, B_STRONG, 0.5)
+        canvas.polyline([(x0 + (n + 0.5) * cell, top + (m + 0.5) * cell) for m, n in path], stroke=INK, width=1)
+        canvas.circle(x0 + (path[0][1] + 0.5) * cell, top + (path[0][0] + 0.5) * cell, 3)
+        canvas.text(x0 + side_w / 2, top + side_h + 22, f"{_bands(len(rows))} de A + {len(cols)} de B",
+                    size=12, anchor="middle")
+        canvas.text(x0 + side_w / 2, top + side_h + 38, f"pour {wave} tuiles", size=12, anchor="middle",
+                    fill=MUTED)
+    canvas.text(margin - 10, height - 14, "En bleu, les bandes de A lues par la vague ; en orange, celles de B ; "
+                "le trait suit l'ordre depuis le point noir.", size=12, fill=MUTED)
+    described = " ; ".join(f"{name}, {_bands(r)} de A et {c} de B" for name, r, c in counts)
+    alt = (f"Trois grilles de {tm} × {tn} tuiles de C, chacune traversée par un trait qui suit un ordre de "
+           f"parcours : en lignes (toute une ligne de tuiles, puis la suivante), groupé (bandes de {group} lignes "
+           "de tuiles, parcourues colonne par colonne) et selon une courbe de Hilbert (de case voisine en case "
+           f"voisine, par quadrants). Les {wave} premières tuiles de chaque ordre, celles d'une vague de {wave} "
+           "blocs, sont en vert ; des marques en bleu à gauche et en orange au-dessus désignent les bandes de A "
+           f"et de B qu'elles lisent. Par ordre, la vague lit : {described}.")
+    caption = (f"Les trois ordres de l'étape 17 sur une grille de {tm} × {tn} tuiles : moins une vague lit de "
+               "bandes de A et de B, plus le cache L2 en sert de fois chaque octet.")
+    return Figure(canvas.svg(), alt, caption)
+
+
 # --- Megakernels : lancements successifs contre un noyau persistant --------------------------
 
 # Durées schématiques, en unités de dessin : aucune n'est mesurée, la légende le dit.
@@ -1163,6 +1223,7 @@ FIGURES: dict[str, Callable[[dict], Figure]] = {
     "gemm-tuiles-warp": gemm_warp_tiles,
     "gemm-double-tampon": gemm_double_buffer,
     "gemm-tma-wgmma": gemm_tma_wgmma,
+    "gemm-ordres-tuiles": gemm_tile_orders,
     "gemm-roofline": gemm_roofline,
     "transposition-tuile": transpose_tile,
     "transposition-bancs": transpose_banks,

@@ -286,7 +286,7 @@ def describe(kernel: sass.Kernel, threads: int, arch_name: str, dynamic: int = 0
     usage = Usage(threads=threads, registers=kernel.registers or 0,
                   shared_static=declared_shared(kernel.shared or 0, arch), shared_dynamic=dynamic)
     result = occupancy(usage, arch)
-    name = kernel.name.split("(")[0]
+    name = kernel.short_name
     intro = (f"Occupation de `{name}` sur un SM du H200 (capacité 9.0), calculée à la construction "
              f"depuis le programme compilé pour {arch_name} : registres et mémoire partagée lus par "
              "cuobjdump, threads par bloc lus dans la borne `__launch_bounds__`, celle qu'emploie "

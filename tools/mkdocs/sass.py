@@ -60,7 +60,7 @@ def main_loop(kernel: Kernel) -> list[tuple[str, str]]:
 def describe(kernel: Kernel, arch: str) -> str:
     loop = main_loop(kernel)
     families = Counter(opcode(text).split(".")[0] for _, text in loop)
-    lines = [f"Code machine de `{kernel.name.split('(')[0]}` pour {arch}, lu par cuobjdump dans "
+    lines = [f"Code machine de `{kernel.short_name}` pour {arch}, lu par cuobjdump dans "
              f"le programme construit : **{kernel.registers} registres** par thread, "
              f"{kernel.local or 0} octet(s) de mémoire locale."]
     if not loop:

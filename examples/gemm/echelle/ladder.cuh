@@ -29,6 +29,7 @@
 #include "gemm/12-wmma/wmma.cuh"
 #include "gemm/13-mma-sync/mma-sync.cuh"
 #include "gemm/14-tma-wgmma/tma-wgmma.cuh"
+#include "gemm/17-persistant/persistant.cuh"
 
 namespace noyaux::gemm {
 
@@ -60,9 +61,13 @@ using Ladder = KernelList<
 
 /** @brief L'échelle bf16 (Tensor Cores), mesurée contre cublasGemmEx bf16 → fp32. */
 using Bf16Ladder = KernelList<
-    WmmaKernel,     // 12-wmma
-    MmaSyncKernel,  // 13-mma-sync
-    TmaWgmmaKernel  // 14-tma-wgmma (sm_90a ; ignorée sur un GPU plus ancien)
+    WmmaKernel,                // 12-wmma
+    MmaSyncKernel,             // 13-mma-sync
+    TmaWgmmaKernel,            // 14-tma-wgmma (sm_90a ; ignorée sur un GPU plus ancien)
+    // 17-persistant : un nom par ordre des tuiles, pour que le GPU les compare (sm_90a)
+    PersistentRowMajorKernel,  // en lignes
+    PersistentGroupedKernel,   // bandes de 8 lignes de tuiles
+    PersistentHilbertKernel    // courbe de Hilbert
     >;
 // --8<-- [end:echelle]
 

@@ -30,6 +30,20 @@ class Kernel:
     shared: int | None = None  # mémoire partagée statique, en octets
     local: int | None = None
 
+    @property
+    def short_name(self) -> str:
+        """Le nom démanglé sans sa liste de paramètres : celle qui ferme le nom, pas une
+        parenthèse des arguments de modèle (« f<(Order)1>(int) » donne « f<(Order)1> »)."""
+        name = self.name
+        if not name.endswith(")"):
+            return name
+        depth = 0
+        for index in range(len(name) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(name[index], 0)
+            if depth == 0:
+                return name[:index]
+        return name
+
 
 def run_tool(command: list[str]) -> str:
     """Sortie d'un outil du toolkit (cuobjdump…) ; CodeMachineError s'il manque ou échoue."""

@@ -80,6 +80,38 @@ TEST(TileOrders, GroupedAndHilbertReadFewerPanelsPerWaveThanRowMajor) {
     EXPECT_LT(hilbert, 0.8 * rows);
 }
 
+// Les curseurs des blocs d'un noyau persistant (TileCursor, le code même du noyau) : le bloc b
+// prend les tuiles de rang b, b + blocs, b + 2·blocs… de l'ordre complet, et tous les blocs
+// ensemble calculent chaque tuile exactement une fois, quel que soit le nombre de blocs.
+template <Order order>
+void expect_cursors_cover_the_order(int tiles_m, int tiles_n, int blocks) {
+    const std::vector<Tile> expected = schedule::tile_order(order, tiles_m, tiles_n, 8);
+    std::vector<int> computed(expected.size(), 0);
+    for (int block = 0; block < blocks; ++block) {
+        schedule::TileCursor<order> cursor(tiles_m, tiles_n, 8, block, blocks);
+        Tile tile;
+        for (std::size_t rank = std::size_t(block); cursor.next(tile); rank += std::size_t(blocks)) {
+            ASSERT_LT(rank, expected.size()) << "bloc " << block << " : une tuile de trop";
+            ASSERT_EQ(tile, expected[rank]) << "ordre " << int(order) << ", grille " << tiles_m << "×" << tiles_n
+                                            << ", bloc " << block << ", rang " << rank;
+            ++computed[std::size_t(tile.m * tiles_n + tile.n)];
+        }
+    }
+    for (std::size_t i = 0; i < computed.size(); ++i)
+        ASSERT_EQ(computed[i], 1) << "ordre " << int(order) << ", grille " << tiles_m << "×" << tiles_n << ", "
+                                  << blocks << " blocs : tuile (" << i / std::size_t(tiles_n) << ", "
+                                  << i % std::size_t(tiles_n) << ") calculée " << computed[i] << " fois";
+}
+
+TEST(TileOrders, PersistentBlocksComputeEveryTileExactlyOnce) {
+    for (const auto& [tiles_m, tiles_n] : kGrids)
+        for (const int blocks : {1, 3, 8, 132, 2000}) {
+            expect_cursors_cover_the_order<Order::row_major>(tiles_m, tiles_n, blocks);
+            expect_cursors_cover_the_order<Order::grouped>(tiles_m, tiles_n, blocks);
+            expect_cursors_cover_the_order<Order::hilbert>(tiles_m, tiles_n, blocks);
+        }
+}
+
 TEST(TileOrders, EmptyGridsAreRejectedInFrench) {
     try {
         schedule::tile_order(Order::row_major, 0, 4);

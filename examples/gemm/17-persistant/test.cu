@@ -1,0 +1,47 @@
+/**
+ * @file
+ * @brief Tests de l'étape 17 : la suite commune de l'échelle (examples/gemm/common/ladder_tests.cpp)
+ *        pour chacun des trois ordres de tuiles, et, pour chacun, une forme qui a plus de tuiles
+ *        que la grille n'a de blocs : chaque bloc en calcule plusieurs, et chaque tuile doit
+ *        l'être exactement une fois. Sur l'émulateur simt comme sur GPU ; ignorés avant Hopper.
+ */
+#include "persistant.cuh"
+
+#include "gemm/common/gemm_reference.hpp"
+#include "gemm/common/ladder_registration.cuh"
+#include "gemm/common/runner.cuh"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace noyaux::gemm {
+// --8<-- [start:garanties]
+// La suite commune de l'échelle (common/ladder_tests.cpp), en bf16, pour chaque ordre.
+const LadderTests<PersistentRowMajorKernel> row_major_tests{"PersistentRowMajor"};
+const LadderTests<PersistentGroupedKernel> grouped_tests{"PersistentGrouped"};
+const LadderTests<PersistentHilbertKernel> hilbert_tests{"PersistentHilbert"};
+// --8<-- [end:garanties]
+
+namespace {
+
+// Avec β ≠ 0, une tuile calculée deux fois compterait β·C deux fois, une tuile oubliée
+// garderait l'ancien C : la comparaison à la référence échoue dans les deux cas.
+template <typename Kernel>
+void expect_every_tile_computed_once() {
+    if (const std::string why = unavailable_reason<Kernel>(); !why.empty()) GTEST_SKIP() << why;
+    const Shape shape{5 * 128, 7 * 128, 2 * 64};  // 35 tuiles, deux étapes de K chacune
+    const int blocks = int(Kernel::geometry(shape).grid.x);
+    ASSERT_LT(blocks, 35) << "la grille doit avoir moins de blocs que de tuiles pour que chacun en enchaîne plusieurs";
+    const HostProblemOf<bf16> problem = make_problem<bf16>(shape, 1.0f, -0.5f, Values::small_integers);
+    const auto mismatch = first_mismatch(run_on_device<Kernel>(problem), reference_gemm(problem), shape);
+    EXPECT_FALSE(mismatch.has_value()) << Kernel::name << ", " << blocks << " blocs : " << mismatch.value_or("");
+}
+
+TEST(Persistent, RowMajorBlocksComputeEveryTileOnce) { expect_every_tile_computed_once<PersistentRowMajorKernel>(); }
+TEST(Persistent, GroupedBlocksComputeEveryTileOnce) { expect_every_tile_computed_once<PersistentGroupedKernel>(); }
+TEST(Persistent, HilbertBlocksComputeEveryTileOnce) { expect_every_tile_computed_once<PersistentHilbertKernel>(); }
+
+}  // namespace
+}  // namespace noyaux::gemm
