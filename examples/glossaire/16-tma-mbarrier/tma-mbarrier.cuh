@@ -8,7 +8,10 @@
  * cuTensorMapEncodeTiled est une fonction du pilote : on l'obtient par le runtime
  * (cudaGetDriverEntryPointByVersion), sans lier libcuda ; cuda.h ne sert qu'à ses types.
  * Sur GPU, sm_90 ou plus : pour sm_80, le noyau se réduit à un piège, que le programme ne lance
- * jamais. L'émulateur simt (SIMT_EMULATOR, sans __CUDA_ARCH__) exécute le même PTX.
+ * jamais. L'émulateur simt exécute le même PTX : __CUDA_ARCH__ y vaut 900 dans le corps des
+ * fonctions de périphérique, mais n'est pas défini à la portée du fichier (une seule passe de
+ * compilation, celle de l'hôte), d'où le « || defined(SIMT_EMULATOR) » qui y garde les
+ * fonctions d'enrobage du PTX.
  */
 #pragma once
 
@@ -64,7 +67,7 @@ __device__ __forceinline__ bool mbarrier_try_wait(std::uint32_t barrier, std::ui
  */
 __global__ void __launch_bounds__(kThreads)
     load_tiles(const __grid_constant__ CUtensorMap map, const int* __restrict__ origins, float* __restrict__ tiles) {
-#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900) || defined(SIMT_EMULATOR)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     __shared__ alignas(128) float tile[kTileRows * kTileCols];
     __shared__ alignas(8) std::uint64_t barrier;
     const std::uint32_t bar = shared_address(&barrier);

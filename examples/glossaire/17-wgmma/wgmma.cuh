@@ -7,7 +7,8 @@
  *
  * wgmma n'existe que pour sm_90a (jeu d'instructions propre à l'architecture) ; pour les
  * autres cibles de la partie (sm_80), le noyau se réduit à un piège, jamais lancé. L'émulateur
- * simt (SIMT_EMULATOR, sans __CUDA_ARCH__) exécute le même PTX.
+ * simt, un sm_90a (__CUDA_ARCH__ et __CUDA_ARCH_FEAT_SM90_ALL définis dans le corps des
+ * noyaux), exécute le même PTX.
  */
 #pragma once
 
@@ -31,7 +32,7 @@ namespace noyaux::glossaire::warpgroup_mma {
  */
 __global__ void __launch_bounds__(kThreads)
     wgmma_m64n8k16(const std::uint16_t* __restrict__ a, const std::uint16_t* __restrict__ bt, float* __restrict__ d) {
-#if (defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)) || defined(SIMT_EMULATOR)
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
     __shared__ alignas(128) std::uint16_t sa[kM * kK];
     __shared__ alignas(128) std::uint16_t sb[kN * kK];
     for (unsigned i = threadIdx.x; i < kM * kK; i += kThreads)

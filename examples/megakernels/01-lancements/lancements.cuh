@@ -54,7 +54,10 @@ __global__ void __launch_bounds__(kThreads) chain_step(const float* __restrict__
  * @def NOYAUX_PDL_DEVICE
  * @brief 1 là où le PDL est compilé : sm_90 ou plus (cudaGridDependencySynchronize n'existe pas
  *        avant), et l'émulateur simt, qui le modélise comme un ordre entre les deux noyaux.
-
+ *
+ * SIMT_EMULATOR reste nécessaire ici : simt compile l'hôte et le périphérique en un seul
+ * passage, où __CUDA_ARCH__ n'est défini que dans le corps des fonctions de périphérique
+ * (simt/README.md), pas à la portée du fichier où cette macro est évaluée.
  */
 #if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900) || defined(SIMT_EMULATOR)
 #define NOYAUX_PDL_DEVICE 1
