@@ -32,7 +32,7 @@ cudaDeviceProp make_properties() {
     std::snprintf(p.name, sizeof p.name, "simt, GPU émulé par le processeur");
     p.major = 9;
     p.minor = 0;
-    p.multiProcessorCount = 4;  // choix de simt (un H100 SXM en a 132) : de petites grilles suffisent
+    p.multiProcessorCount = 4;  // un choix de simt, pas une limite de la capacité : de petites grilles suffisent
     p.warpSize = 32;
     p.maxThreadsPerBlock = 1024;
     p.maxThreadsDim[0] = 1024;
@@ -50,7 +50,7 @@ cudaDeviceProp make_properties() {
     p.sharedMemPerBlockOptin = 227 * 1024;
     p.sharedMemPerMultiprocessor = 228 * 1024;
     p.reservedSharedMemPerBlock = 1024;
-    p.regsPerBlock = 65536;           // 64 Ki registres de 32 bits par bloc…
+    p.regsPerBlock = 65536;           // registres de 32 bits par bloc…
     p.regsPerMultiprocessor = 65536;  // … et par SM (255 au plus par thread)
     p.totalGlobalMem = std::size_t{4} << 30;
     p.totalConstMem = 64 * 1024;
