@@ -1,9 +1,9 @@
 // __CUDA_ARCH__ sous simt : la réécriture le remplace par 900 (et __CUDA_ARCH_FEAT_SM90_ALL par
 // 1) dans le corps des fonctions __global__ et __device__, le seul code que le périphérique
 // émulé exécute ; le code de l'hôte et les fonctions __host__ __device__ ne le voient pas,
-// comme dans la passe hôte de nvcc. Un programme qui choisit sa branche par __CUDA_ARCH__
-// (l'échantillon « reduction » de NVIDIA : forme sûre si __CUDA_ARCH__ >= 800) prend donc
-// celle d'un sm_90a.
+// comme dans la passe hôte de nvcc. Un noyau qui choisit sa branche par __CUDA_ARCH__ dans son
+// corps prend donc celle d'un sm_90a ; un test à la portée du fichier garde la vue de l'hôte
+// (simt/README.md, « __CUDA_ARCH__ »).
 #include <gtest/gtest.h>
 
 #include <cooperative_groups.h>
