@@ -17,6 +17,9 @@ ordinaires vers simt, au moment de la construction :
   et inscrites après lui (voir cluster_dims_edits) ;
 - ``asm volatile("…" : sorties : entrées)`` dont toutes les instructions PTX sont connues
   devient du C++ qui appelle ``::simt::ptx`` (paquet ``ptx/``, sur les mêmes lignes) ;
+- dans le corps d'une fonction ``__global__`` ou ``__device__`` (sans ``__host__``),
+  ``__CUDA_ARCH__`` devient ``900`` et ``__CUDA_ARCH_FEAT_SM90_ALL`` devient ``1`` (voir
+  device_arch_edits) ;
 - les fonctionnalités que le processeur n'émule pas (instruction PTX inconnue, Tensor Cores
   par WMMA, TMA) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
 
@@ -628,6 +631,85 @@ def cluster_dims_edits(text: str, code: str) -> list[Edit]:
 
 
 # --------------------------------------------------------------------------------------
+# __CUDA_ARCH__ : vu dans le corps des fonctions de périphérique seulement
+# --------------------------------------------------------------------------------------
+
+# nvcc compile chaque source deux fois : pour l'hôte, où __CUDA_ARCH__ n'est pas défini, et
+# pour chaque architecture, où il vaut par exemple 900. simt compile une seule fois, pour
+# l'hôte ; mais le corps d'une fonction __global__ ou __device__ (sans __host__) ne s'exécute
+# que sur le périphérique émulé, un sm_90a. Dans ce corps, la réécriture remplace donc
+# __CUDA_ARCH__ par 900 et __CUDA_ARCH_FEAT_SM90_ALL par 1, dans le code comme dans les
+# directives (« defined(__CUDA_ARCH__) » et « #ifdef __CUDA_ARCH__ » deviennent vrais,
+# « #ifndef » faux). Partout ailleurs (code de l'hôte, fonctions __host__ __device__, portée
+# du fichier, corps des macros), ils restent indéfinis, comme dans la passe hôte de nvcc. Un
+# remplacement textuel plutôt qu'un #define : aucune ligne n'est ajoutée.
+DEVICE_ARCH_VALUES = {"__CUDA_ARCH__": "900", "__CUDA_ARCH_FEAT_SM90_ALL": "1"}
+_ARCH_NAMES = "|".join(DEVICE_ARCH_VALUES)
+DEVICE_ARCH_USE = re.compile(rf"\b(?P<test>ifn?def)[ \t]+(?P<tested>{_ARCH_NAMES})\b"
+                             rf"|\bdefined\s*(?:\(\s*(?:{_ARCH_NAMES})\s*\)|(?:{_ARCH_NAMES})\b)"
+                             rf"|\b(?P<name>{_ARCH_NAMES})\b")
+DEVICE_ONLY = re.compile(r"\b(?:__global__|__device__)\b")
+HOST = re.compile(r"\b__host__\b")
+OBJECT_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)(?P<body>(?:[ \t][^\n]*)?)$", re.M)
+DECLARATION_STOP = re.compile(r"[(;{=]")
+
+
+def device_bodies(code: str) -> list[tuple[int, int]]:
+    """(accolade ouvrante, accolade fermante) du corps de chaque fonction __global__ ou
+    __device__ sans __host__, écrits directement ou par une macro sans paramètre (« #define
+    DEVICE __device__ __forceinline__ ») ; un corps dans un autre (lambda __device__ d'un
+    noyau) n'est compté qu'une fois, dans celui qui le contient."""
+    directives = [(m.start(), m.end()) for m in PREPROCESSOR_LINE.finditer(code)]
+    device_words, host_words = {"__global__", "__device__"}, {"__host__"}
+    for match in OBJECT_MACRO.finditer(code):
+        words = set(re.findall(r"\w+", match["body"]))
+        if words & host_words:
+            host_words.add(match["name"])
+        elif words & device_words:
+            device_words.add(match["name"])
+    device = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(device_words)))})\b")
+    host = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(host_words)))})\b")
+    bodies = []
+    for match in device.finditer(code):
+        pos = match.start()
+        if any(start <= pos < end for start, end in directives) or any(o < pos <= c for o, c in bodies):
+            continue
+        # Suivre la déclaration : groupes de parenthèses (attributs, paramètres, noexcept…)
+        # jusqu'au corps ; « ; » ou « = » d'abord : une variable ou une simple déclaration.
+        i, body = match.end(), -1
+        while (found := DECLARATION_STOP.search(code, i)) is not None and code[found.start()] == "(":
+            i = matching_bracket(code, found.start()) + 1
+            if i == 0:
+                break
+        else:
+            if found is not None and code[found.start()] == "{":
+                body = found.start()
+        if body < 0 or code.find("(", match.end(), body) < 0:
+            continue  # pas une fonction définie ici
+        if host.search(code, _statement_start(code, pos), body):
+            continue  # __host__ __device__ : la vue de l'hôte
+        close = matching_bracket(code, body)
+        if close > 0:
+            bodies.append((body, close))
+    return bodies
+
+
+def device_arch_edits(code: str) -> list[Edit]:
+    """__CUDA_ARCH__ et __CUDA_ARCH_FEAT_SM90_ALL remplacés par leur valeur de sm_90a dans le
+    corps de chaque fonction de périphérique (voir DEVICE_ARCH_VALUES)."""
+    edits = []
+    for body, close in device_bodies(code):
+        for match in DEVICE_ARCH_USE.finditer(code, body, close):
+            if match["test"]:
+                edits.append(Edit(match.start(), match.end(), "if 1" if match["test"] == "ifdef" else "if 0"))
+            elif match["name"]:
+                edits.append(Edit(match.start(), match.end(), DEVICE_ARCH_VALUES[match["name"]]))
+            else:
+                edits.append(Edit(match.start(), match.end(), "1"))
+    return edits
+
+
+# --------------------------------------------------------------------------------------
 # Fonctionnalités non émulées
 # --------------------------------------------------------------------------------------
 
@@ -739,7 +821,8 @@ def rewrite_source(text: str, path: str) -> tuple[str, list[str]]:
         edits = sorted(launch_edits(text, code) + dynamic
                        + [e for e in shared_alignas_edits(code) if not any(d.start <= e.start < d.end for d in dynamic)]
                        + cooperative_launch_edits(text, code) + cluster_dims_edits(text, code)
-                       + [Edit(*edit) for edit in asm])
+                       + device_arch_edits(code) + [Edit(*edit) for edit in asm])
+
     except RewriteError as error:
         diagnostics.append(f"{path}:{line_of(text, error.pos)}: simt : {error}")
         edits = []

@@ -322,6 +322,59 @@ class ClusterDims(unittest.TestCase):
         self.assertEqual(diagnostics, ["k.cu:2: simt : __cluster_dims__ prend une, deux ou trois dimensions"])
 
 
+class CudaArch(unittest.TestCase):
+    """__CUDA_ARCH__ vaut 900 dans le corps des fonctions de périphérique, et n'est défini
+    nulle part ailleurs (code de l'hôte, __host__ __device__, portée du fichier)."""
+
+    SOURCE = "\n".join([
+        "#define DEVICE __device__ __forceinline__",                 # 1
+        "#define HOST_DEVICE __host__ __device__",                   # 2
+        "__device__ int table[] = {__CUDA_ARCH__};",                  # 3 : variable, hors corps
+        "#if defined(__CUDA_ARCH__)",                                # 4 : portée du fichier
+        "#endif",                                                    # 5
+        "__global__ void __launch_bounds__(128) k(int* p) {",        # 6
+        "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800",        # 7
+        "    p[0] = __CUDA_ARCH__;",                                 # 8
+        "#elif !defined __CUDA_ARCH_FEAT_SM90_ALL",                  # 9
+        "#endif",                                                    # 10
+        "    auto f = [] __device__ (int x) { return x; };",         # 11
+        "}",                                                         # 12
+        "__host__ __device__ int both() {",                          # 13
+        "#ifdef __CUDA_ARCH__",                                      # 14
+        "    return 1;",                                             # 15
+        "#endif",                                                    # 16
+        "}",                                                         # 17
+        "HOST_DEVICE int both_by_macro() { return __CUDA_ARCH__; }",  # 18
+        "DEVICE int inner() {",                                      # 19
+        "#ifndef __CUDA_ARCH__",                                     # 20
+        "#endif",                                                    # 21
+        "    return 0; }",                                           # 22
+        "__device__ int declared(int);",                             # 23
+        "int host() { return __CUDA_ARCH__; }",                      # 24
+        "",
+    ])
+
+    def test_defined_in_device_bodies_only(self):
+        output, diagnostics = rewrite_source(self.SOURCE, "k.cu")
+        self.assertEqual(diagnostics, [])
+        lines = output.splitlines()[1:]  # après la directive #line
+        self.assertEqual(len(lines), len(self.SOURCE.splitlines()))  # aucune ligne ajoutée
+        original = self.SOURCE.splitlines()
+        for unchanged in (3, 4, 13, 14, 18, 23, 24):
+            self.assertEqual(lines[unchanged - 1], original[unchanged - 1], unchanged)
+        self.assertEqual(lines[6], "#if 1 && 900 >= 800")
+        self.assertEqual(lines[7], "    p[0] = 900;")
+        self.assertEqual(lines[8], "#elif !1")
+        self.assertEqual(lines[19], "#if 0")
+
+    def test_macros_that_test_it_are_left_alone(self):
+        # Une macro est évaluée là où elle est développée : simt ne la suit pas (documenté).
+        source = "#define ARCH __CUDA_ARCH__\n__global__ void k(int* p) { p[0] = ARCH; }\n"
+        output, _ = rewrite_source(source, "k.cu")
+        self.assertIn("#define ARCH __CUDA_ARCH__\n", output)
+        self.assertIn("p[0] = ARCH;", output)
+
+
 class UnsupportedFeatures(unittest.TestCase):
     SOURCE = "\n".join([
         "#include <mma.h>",                              # 1 : émulé (shim/mma.h)

@@ -20,12 +20,19 @@ namespace {
 /** Fréquence annoncée (kHz) : clock64() compte des nanosecondes, soit un « cycle » à 1 GHz. */
 constexpr int kClockRateKhz = 1'000'000;
 
+/**
+ * Les limites d'un GPU de capacité 9.0 (Hopper) : simt exécute wgmma, la TMA et les
+ * clusters, il se présente donc comme tel. Source : CUDA C++ Programming Guide, « Compute
+ * Capabilities », tableau « Technical Specifications per Compute Capability », colonne 9.0
+ * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#features-and-technical-specifications-technical-specifications-per-compute-capability),
+ * et § « Compute Capability 9.0 › Shared Memory » pour la mémoire partagée.
+ */
 cudaDeviceProp make_properties() {
     cudaDeviceProp p{};
     std::snprintf(p.name, sizeof p.name, "simt, GPU émulé par le processeur");
-    p.major = 8;
+    p.major = 9;
     p.minor = 0;
-    p.multiProcessorCount = 4;
+    p.multiProcessorCount = 4;  // un choix de simt, pas une limite de la capacité : de petites grilles suffisent
     p.warpSize = 32;
     p.maxThreadsPerBlock = 1024;
     p.maxThreadsDim[0] = 1024;
@@ -34,16 +41,17 @@ cudaDeviceProp make_properties() {
     p.maxGridSize[0] = 2147483647;
     p.maxGridSize[1] = 65535;
     p.maxGridSize[2] = 65535;
-    p.maxThreadsPerMultiProcessor = 2048;
+    p.maxThreadsPerMultiProcessor = 2048;  // 64 warps résidents par SM
     p.maxBlocksPerMultiProcessor = 32;
+    // 48 Kio par bloc sans demande ; au-delà, jusqu'à 227 Kio sur option
+    // (cudaFuncAttributeMaxDynamicSharedMemorySize). Un SM en a 228 : le pilote réserve 1 Kio
+    // par bloc (capacité 8.0 et après), compté par le modèle d'occupation (occupancy.cpp).
     p.sharedMemPerBlock = 48 * 1024;
-    p.sharedMemPerBlockOptin = 163 * 1024;
-    p.sharedMemPerMultiprocessor = 164 * 1024;
-    // Le pilote réserve 1 Kio par bloc en capacité 8.0 : d'où 163 Kio au plus pour un bloc
-    // sur les 164 d'un multiprocesseur. Le modèle d'occupation le compte (occupancy.cpp).
+    p.sharedMemPerBlockOptin = 227 * 1024;
+    p.sharedMemPerMultiprocessor = 228 * 1024;
     p.reservedSharedMemPerBlock = 1024;
-    p.regsPerBlock = 65536;
-    p.regsPerMultiprocessor = 65536;
+    p.regsPerBlock = 65536;           // registres de 32 bits par bloc…
+    p.regsPerMultiprocessor = 65536;  // … et par SM (255 au plus par thread)
     p.totalGlobalMem = std::size_t{4} << 30;
     p.totalConstMem = 64 * 1024;
     p.l2CacheSize = 4 << 20;
@@ -53,7 +61,9 @@ cudaDeviceProp make_properties() {
     p.texturePitchAlignment = 32;
     p.surfaceAlignment = 512;
     p.cooperativeLaunch = 1;
-    p.clusterLaunch = 1;  // clusters de blocs émulés (cluster.cpp), comme sur Hopper
+    // Clusters de blocs émulés (cluster.cpp) : 8 blocs au plus (taille portable du guide),
+    // 16 sur autorisation explicite (cluster_api.cpp).
+    p.clusterLaunch = 1;
     // Les flux s'exécutent l'un après l'autre : ni noyaux concurrents, ni copie qui recouvre
     // un calcul (aucun moteur de copie asynchrone).
     p.concurrentKernels = 0;
@@ -181,8 +191,9 @@ bool device_attribute(cudaDeviceAttr attribute, int& value) {
         case cudaDevAttrMultiGpuBoardGroupID: value = p.multiGpuBoardGroupID; return true;
         case cudaDevAttrHostNativeAtomicSupported: value = p.hostNativeAtomicSupported; return true;
         // Un processeur calcule en double à peu près aussi vite qu'en simple ; mais la valeur
-        // annonce un périphérique de capacité 8.0, où le rapport vaut 2 : un programme qui
-        // choisit son type sur ce critère fait le même choix que sur ce GPU.
+        // annonce un périphérique de capacité 9.0, où le rapport vaut 2 (tableau « Arithmetic
+        // Instructions » du guide : deux fois plus d'opérations fp32 que fp64 par cycle et par SM) :
+        // un programme qui choisit son type sur ce critère fait le même choix que sur ce GPU.
         case cudaDevAttrSingleToDoublePrecisionPerfRatio: value = 2; return true;
         case cudaDevAttrPageableMemoryAccess: value = p.pageableMemoryAccess; return true;
         case cudaDevAttrConcurrentManagedAccess: value = p.concurrentManagedAccess; return true;

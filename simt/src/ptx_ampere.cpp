@@ -16,14 +16,15 @@
  * Les tests (tests/test_ptx_mma.cu) vérifient ces correspondances contre le PTX ISA et contre
  * les dispositions de CuTe (include/cute/atom/mma_traits_sm80.hpp).
  *
- * Calcul : les produits de bf16, f16 et tf32 sont exacts en double ; la somme des k produits
- * et de C est faite en double puis arrondie une fois (au plus proche) dans le type de D. Le
- * matériel n'arrondit pas forcément ainsi (ordre et précision de ses additions ne sont pas
- * documentés) : le résultat est exact au bit près quand la somme est exactement représentable
- * (entiers petits), et peut différer du GPU au dernier bit sinon.
+ * Calcul : la règle commune des Tensor Cores émulés (simt/tensor_core.hpp) : produits exacts,
+ * somme exacte de C et des k produits, un seul arrondi au plus proche en f32 (puis en f16
+ * pour un D .f16). Le matériel ne spécifie ni l'ordre ni l'arrondi de ses additions : le
+ * résultat est celui du GPU quand les sommes partielles sont représentables (entiers petits),
+ * et peut en différer au dernier bit sinon.
  */
 #include "execution.hpp"
 #include "simt/ptx/ampere.hpp"
+#include "simt/tensor_core.hpp"
 
 #include <bit>
 #include <string>
@@ -78,12 +79,13 @@ std::string complete_mma(void* const lanes[32], unsigned&) {
         out.d = {};
         for (int i = 0; i < 4; ++i) {
             const int row = group + 8 * (i / 2), col = 2 * t + i % 2;
-            double sum = c[row][col];
-            for (int k = 0; k < K; ++k) sum += a[row][k] * b[k][col];
+            double products[K];
+            for (int k = 0; k < K; ++k) products[k] = a[row][k] * b[k][col];  // exacts en double
+            const float sum = ::simt::tensor_core_accumulate(static_cast<float>(c[row][col]), products, K);
             if constexpr (Kind == Mma::m16n8k16_f16_f16)
-                out.d[i / 2] |= std::uint32_t(f32_to_f16_rn(static_cast<float>(sum))) << (16 * (i % 2));
+                out.d[i / 2] |= std::uint32_t(f32_to_f16_rn(sum)) << (16 * (i % 2));
             else
-                out.d[i] = std::bit_cast<std::uint32_t>(static_cast<float>(sum));
+                out.d[i] = std::bit_cast<std::uint32_t>(sum);
         }
     }
     return {};

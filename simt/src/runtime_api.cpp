@@ -425,8 +425,10 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
     attributes->maxDynamicSharedSizeBytes = int(simt::detail::dynamic_shared_limit(kernel));
     attributes->numRegs = simt::kAssumedRegistersPerThread;  // inconnu de l'émulateur (occupancy.hpp)
     attributes->sharedSizeBytes = 0;  // mémoire partagée statique : inconnue, comptée pour 0
-    attributes->ptxVersion = 80;
-    attributes->binaryVersion = 80;
+    // Le code émulé est celui d'un sm_90 (device.cpp) : une vérification d'architecture
+    // (ptxVersion >= 90 pour wgmma, la TMA, les clusters) passe comme sur Hopper.
+    attributes->ptxVersion = 90;
+    attributes->binaryVersion = 90;
     simt::detail::cluster_attributes(kernel, *attributes);
     return cudaSuccess;
 }

@@ -15,6 +15,7 @@
 #include "warpgroup.hpp"
 
 #include "simt/shared_window.hpp"
+#include "simt/tensor_core.hpp"
 
 #include <bit>
 #include <cmath>
@@ -210,14 +211,14 @@ void retire(Block& block, WarpgroupThreads threads, WarpgroupState& state, const
             if (!is_poison(p)) touched(block, *threads[t], op, i, p, "avant le wgmma.wait_group qui l'attend");
             unsigned row, column;
             accumulator_position(t, i, &row, &column);
-            // Produits exacts, une somme en double arrondie une fois : exact sur de petits entiers ;
-            // l'ordre et la précision des additions du matériel ne sont pas documentés.
-            double sum = 0.0;
+            // La règle commune des Tensor Cores émulés (simt/tensor_core.hpp) : produits exacts,
+            // somme exacte avec D (si scale-d), un seul arrondi en f32.
+            double products[16];
             for (unsigned k = 0; k < 16; ++k)
-                sum += static_cast<double>(a[row * 16 + k]) * static_cast<double>(b[column * 16 + k]);
+                products[k] = static_cast<double>(a[row * 16 + k]) * static_cast<double>(b[column * 16 + k]);
             PendingAccumulator& accumulator = state.accumulators.at(p);
-            const double input = op.scale_d ? static_cast<double>(accumulator.value) : 0.0;
-            accumulator.value = static_cast<float>(input + sum);
+            const float input = op.scale_d ? accumulator.value : 0.0f;
+            accumulator.value = ::simt::tensor_core_accumulate(input, products, 16);
             if (--accumulator.writers == 0) {
                 *p = accumulator.value;
                 state.accumulators.erase(p);

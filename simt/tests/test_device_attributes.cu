@@ -75,6 +75,37 @@ TEST(DeviceAttributes, ValuesMatchTheProperties) {
     EXPECT_EQ(attribute(cudaDevAttrClockRate), 1000000);
 }
 
+// simt exécute wgmma, la TMA et les clusters : il se présente comme un GPU de capacité 9.0,
+// avec les limites de la colonne 9.0 du tableau « Technical Specifications per Compute
+// Capability » du CUDA C++ Programming Guide (mémoire partagée : § « Compute Capability 9.0 »).
+__global__ void empty_kernel() {}
+
+TEST(DeviceAttributes, HopperComputeCapabilityAndItsLimits) {
+    constexpr int kKiB = 1024;
+    EXPECT_EQ(attribute(cudaDevAttrComputeCapabilityMajor), 9);
+    EXPECT_EQ(attribute(cudaDevAttrComputeCapabilityMinor), 0);
+    EXPECT_EQ(attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor), 228 * kKiB);
+    EXPECT_EQ(attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin), 227 * kKiB);
+    EXPECT_EQ(attribute(cudaDevAttrMaxSharedMemoryPerBlock), 48 * kKiB);
+    EXPECT_EQ(attribute(cudaDevAttrReservedSharedMemoryPerBlock), 1 * kKiB);
+    EXPECT_EQ(attribute(cudaDevAttrMaxRegistersPerMultiprocessor), 64 * 1024);
+    EXPECT_EQ(attribute(cudaDevAttrMaxRegistersPerBlock), 64 * 1024);
+    EXPECT_EQ(attribute(cudaDevAttrMaxThreadsPerMultiProcessor), 2048);
+    EXPECT_EQ(attribute(cudaDevAttrMaxBlocksPerMultiprocessor), 32);
+    EXPECT_EQ(attribute(cudaDevAttrMaxThreadsPerBlock), 1024);
+    // Le code d'un noyau est celui d'un sm_90 : une vérification d'architecture passe.
+    cudaFuncAttributes attributes{};
+    ASSERT_EQ(cudaFuncGetAttributes(&attributes, empty_kernel), cudaSuccess);
+    EXPECT_EQ(attributes.ptxVersion, 90);
+    EXPECT_EQ(attributes.binaryVersion, 90);
+    // 227 Kio de mémoire partagée dynamique s'obtiennent sur option, pas un octet de plus.
+    EXPECT_EQ(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * kKiB),
+              cudaSuccess);
+    EXPECT_EQ(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * kKiB + 1),
+              cudaErrorInvalidValue);
+    cudaGetLastError();
+}
+
 TEST(DeviceAttributes, DeviceFlagsAndProfiler) {
     unsigned flags = 0;
     EXPECT_EQ(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync | cudaDeviceMapHost), cudaSuccess);

@@ -54,27 +54,32 @@ TEST(Occupancy, RegistersLimitWhenAKernelUsesMany) {
 }
 
 TEST(Occupancy, StaticAndDynamicSharedMemoryCountAlike) {
-    // 40 Kio par bloc, plus 1 Kio réservé par le pilote : 41 Kio, 4 blocs sur 164 Kio.
-    const simt::Occupancy by_static = occupancy_of(128, 32, 40 * kKiB, 0);
-    const simt::Occupancy by_dynamic = occupancy_of(128, 32, 0, 40 * kKiB);
-    const simt::Occupancy split = occupancy_of(128, 32, 20 * kKiB, 20 * kKiB);
+    // 37 Kio par bloc, plus 1 Kio réservé par le pilote : 38 Kio, 6 blocs sur les 228 Kio d'un
+    // multiprocesseur de capacité 9.0.
+    const simt::Occupancy by_static = occupancy_of(128, 32, 37 * kKiB, 0);
+    const simt::Occupancy by_dynamic = occupancy_of(128, 32, 0, 37 * kKiB);
+    const simt::Occupancy split = occupancy_of(128, 32, 37 * kKiB / 2, 37 * kKiB / 2);
     for (const simt::Occupancy& o : {by_static, by_dynamic, split}) {
-        EXPECT_EQ(o.shared_bytes_per_block, 41 * kKiB);
-        EXPECT_EQ(o.limit_by_shared_memory, 4);
-        EXPECT_EQ(o.blocks_per_multiprocessor, 4);
+        EXPECT_EQ(o.shared_bytes_per_block, 38 * kKiB);
+        EXPECT_EQ(o.limit_by_shared_memory, 6);
+        EXPECT_EQ(o.blocks_per_multiprocessor, 6);
     }
-    // Un octet de plus dans chacune : l'arrondi au grain de 128 octets fait tomber à 3 blocs.
-    const simt::Occupancy over = occupancy_of(128, 32, 20 * kKiB + 1, 20 * kKiB + 1);
-    EXPECT_EQ(over.shared_bytes_per_block, 41 * kKiB + 128);
-    EXPECT_EQ(over.blocks_per_multiprocessor, 3);
+    // Un octet de plus dans chacune : l'arrondi au grain de 128 octets fait tomber à 5 blocs.
+    const simt::Occupancy over = occupancy_of(128, 32, 37 * kKiB / 2 + 1, 37 * kKiB / 2 + 1);
+    EXPECT_EQ(over.shared_bytes_per_block, 38 * kKiB + 128);
+    EXPECT_EQ(over.blocks_per_multiprocessor, 5);
     // Sans mémoire partagée, elle ne limite pas : les threads décident (16 blocs de 4 warps).
     EXPECT_EQ(occupancy_of(128).blocks_per_multiprocessor, 16);
 }
 
 TEST(Occupancy, DynamicSharedMemoryBeyondTheKernelLimitFitsNowhere) {
-    // 50 Kio dépassent le plafond par défaut (48 Kio) : aucun bloc, sauf à relever le plafond.
+    // 50 Kio dépassent le plafond par défaut (48 Kio) : aucun bloc, sauf à relever le plafond
+    // (alors 51 Kio par bloc : 4 blocs sur 228 Kio).
     EXPECT_EQ(occupancy_of(128, 32, 0, 50 * kKiB).blocks_per_multiprocessor, 0);
-    EXPECT_EQ(occupancy_of(128, 32, 0, 50 * kKiB, 96 * kKiB).blocks_per_multiprocessor, 3);
+    EXPECT_EQ(occupancy_of(128, 32, 0, 50 * kKiB, 96 * kKiB).blocks_per_multiprocessor, 4);
+    // Le plafond sur option de la capacité 9.0 : 227 Kio tiennent (un bloc), pas davantage.
+    EXPECT_EQ(occupancy_of(128, 32, 0, 227 * kKiB, 227 * kKiB).blocks_per_multiprocessor, 1);
+    EXPECT_EQ(occupancy_of(128, 32, 0, 227 * kKiB + 1, 227 * kKiB).blocks_per_multiprocessor, 0);
 }
 
 namespace occupancy_test {
@@ -99,7 +104,7 @@ TEST(Occupancy, RuntimeApiAndCooperativeLaunchesAgree) {
     cudaDeviceProp properties{};
     ASSERT_EQ(cudaGetDeviceProperties(&properties, 0), cudaSuccess);
     const unsigned resident = unsigned(per_multiprocessor * properties.multiProcessorCount);
-    ASSERT_EQ(resident, 16u);  // 4 blocs de 41 Kio par multiprocesseur, 4 multiprocesseurs
+    ASSERT_EQ(resident, 20u);  // 5 blocs de 41 Kio (sur 228) par multiprocesseur, 4 multiprocesseurs
 
     unsigned* blocks = nullptr;
     ASSERT_EQ(cudaMalloc(&blocks, sizeof(unsigned)), cudaSuccess);

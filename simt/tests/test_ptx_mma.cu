@@ -8,6 +8,7 @@
 #include <simt/control.hpp>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -104,6 +105,7 @@ using Map = std::function<Coord(int lane, int v)>;
 struct Problem {
     int m = 16, n = 8, k;
     std::vector<float> a, b, c;  // ligne d'abord : a[m][k], b[k][n], c[m][n]
+    std::vector<float> d;        // D attendu s'il est donné ; sinon la somme float de la référence
 };
 
 Problem make_problem(int k) {
@@ -125,9 +127,9 @@ Problem make_problem(int k) {
  * Prépare les fragments de chaque lane selon les dispositions données, exécute le noyau,
  * relit D selon la disposition de C et le compare à la référence scalaire.
  */
-void check_mma(Kind kind, const Map& a_map, const Map& b_map, const Map& c_map) {
+void check_mma(Kind kind, const Map& a_map, const Map& b_map, const Map& c_map, const Problem* given = nullptr) {
     const bool tf32 = kind == Kind::tf32;
-    const Problem p = make_problem(tf32 ? 8 : 16);
+    const Problem p = given ? *given : make_problem(tf32 ? 8 : 16);
     auto encode = [&](float x) -> std::uint32_t {
         if (kind == Kind::bf16) return bf16_bits(x);
         if (kind == Kind::tf32) return std::bit_cast<std::uint32_t>(x);
@@ -168,6 +170,7 @@ void check_mma(Kind kind, const Map& a_map, const Map& b_map, const Map& c_map) 
             const Coord at = c_map(lane, v);
             float expected = p.c[at.row * 8 + at.col];
             for (int j = 0; j < p.k; ++j) expected += p.a[at.row * p.k + j] * p.b[j * 8 + at.col];
+            if (!p.d.empty()) expected = p.d[at.row * 8 + at.col];
             const float got = kind == Kind::f16_f16
                                   ? f16_value(std::uint16_t(results[4 * lane + v / 2] >> (16 * (v % 2))))
                                   : std::bit_cast<float>(results[4 * lane + v]);
@@ -216,6 +219,25 @@ TEST(PtxMma, Tf32AgainstIsaAndCuteLayouts) {
     check_mma(Kind::tf32, isa_a_m16n8k8_tf32, isa_b_m16n8k8_tf32, isa_c_m16n8);
     check_mma(Kind::tf32, cute(cute_a_tf32_16x8, 16, false), cute(cute_b_tf32_8x8, 8, true),
               cute(cute_c_16x8, 16, false));
+}
+
+// La règle commune des Tensor Cores émulés (simt/tensor_core.hpp) : somme exacte, un seul
+// arrondi. C = 1 et les produits 2^60, 1, −2^60 : exactement 2. Une somme en double dans
+// l'ordre de k (l'ancienne règle de mma.sync) perd le 1 contre 2^60 et rend 0 ; une somme en
+// float terme à terme (l'ancienne règle de wmma), aussi.
+TEST(PtxMma, SumIsExactThenRoundedOnce) {
+    Problem p;
+    p.k = 16;
+    p.a.assign(16 * 16, 0.0f);
+    p.b.assign(16 * 8, 0.0f);
+    p.c.assign(16 * 8, 0.0f);
+    p.d.assign(16 * 8, 0.0f);
+    const float big = std::ldexp(1.0f, 30);  // exact en bf16
+    p.a[0] = big, p.a[1] = 1.0f, p.a[2] = -big;
+    p.b[0 * 8] = big, p.b[1 * 8] = 1.0f, p.b[2 * 8] = big;
+    p.c[0] = 1.0f;
+    p.d[0] = 2.0f;
+    check_mma(Kind::bf16, isa_a_m16n8k16, isa_b_m16n8k16, isa_c_m16n8, &p);
 }
 
 TEST(PtxMma, NotReachedByTheWholeWarpIsDiagnosed) {

@@ -23,6 +23,7 @@
 
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -203,11 +204,12 @@ std::vector<float> small_integers(std::size_t count, unsigned seed) {
     return values;
 }
 
-/** @brief Exécute @p c et compare à la référence scalaire ; rend le nombre d'écarts. */
-int run_case(const Case& c) {
-    const unsigned K = 16 * c.k_slices;
-    const std::vector<float> a = small_integers(64 * K, 1), b = small_integers(K * c.n, 2),
-                             in = small_integers(64 * c.n, 3);
+/**
+ * @brief Exécute @p c sur A (64 × K), B (K × N) et C (64 × N) donnés et compare D à
+ *        @p expected ; rend le nombre d'écarts.
+ */
+int run_with(const Case& c, const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& in,
+             const std::vector<float>& expected) {
     std::vector<std::uint16_t> a_bits(a.size()), b_bits(b.size());
     for (std::size_t i = 0; i < a.size(); ++i) a_bits[i] = to_bits(a[i], c.type);
     for (std::size_t i = 0; i < b.size(); ++i) b_bits[i] = to_bits(b[i], c.type);
@@ -234,15 +236,26 @@ int run_case(const Case& c) {
         return -1;
     }
     int errors = 0;
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (out[i] != expected[i] && errors++ < 5)
+            ADD_FAILURE() << "D[" << i / c.n << "][" << i % c.n << "] = " << out[i] << ", attendu " << expected[i];
+    return errors;
+}
+
+/** @brief Exécute @p c sur de petits entiers et compare à la référence scalaire ; rend le nombre d'écarts. */
+int run_case(const Case& c) {
+    const unsigned K = 16 * c.k_slices;
+    const std::vector<float> a = small_integers(64 * K, 1), b = small_integers(K * c.n, 2),
+                             in = small_integers(64 * c.n, 3);
+    std::vector<float> expected(in.size());
     for (unsigned m = 0; m < 64; ++m)
         for (unsigned n = 0; n < c.n; ++n) {
-            float expected = c.scale_d ? in[m * c.n + n] : 0.0f;
+            float sum = c.scale_d ? in[m * c.n + n] : 0.0f;  // sommes exactes : petits entiers
             for (unsigned k = 0; k < K; ++k)
-                expected += static_cast<float>(c.scale_a * c.scale_b) * a[m * K + k] * b[k * c.n + n];
-            if (out[m * c.n + n] != expected && errors++ < 5)
-                ADD_FAILURE() << "D[" << m << "][" << n << "] = " << out[m * c.n + n] << ", attendu " << expected;
+                sum += static_cast<float>(c.scale_a * c.scale_b) * a[m * K + k] * b[k * c.n + n];
+            expected[m * c.n + n] = sum;
         }
-    return errors;
+    return run_with(c, a, b, in, expected);
 }
 
 }  // namespace wgmma_test
@@ -305,6 +318,21 @@ TEST(Wgmma, AInRegisters) {
 }
 
 // scale-d faux (l'accumulateur d'entrée est ignoré), imm-scale-a et imm-scale-b à -1.
+// La règle commune des Tensor Cores émulés (simt/tensor_core.hpp) : somme exacte de C et des
+// produits, un seul arrondi. C = 1 et les produits 2^60, 1, −2^60 : exactement 2. Sommer les
+// produits en double dans l'ordre de k (l'ancienne règle de wgmma) perd le 1 contre 2^60 et
+// rend 1 ; une somme float terme à terme, 0.
+TEST(Wgmma, SumIsExactThenRoundedOnce) {
+    const Case c{8, Tile{0, Major::k, 64, 16}, Tile{0, Major::k, 8, 16}, simt::ptx::WgmmaInput::bf16, false, true, 1, 1, 1};
+    std::vector<float> a(64 * 16, 0.0f), b(16 * 8, 0.0f), in(64 * 8, 0.0f), expected(64 * 8, 0.0f);
+    const float big = std::ldexp(1.0f, 30);  // exact en bf16
+    a[0] = big, a[1] = 1.0f, a[2] = -big;      // ligne 0 de A
+    b[0 * 8] = big, b[1 * 8] = 1.0f, b[2 * 8] = big;  // colonne 0 de B
+    in[0] = 1.0f;
+    expected[0] = 2.0f;
+    EXPECT_EQ(wgmma_test::run_with(c, a, b, in, expected), 0);
+}
+
 TEST(Wgmma, ScaleOperands) {
     Case zero{32, Tile{128, Major::k, 64, 64}, Tile{64, Major::mn, 32, 64}};
     zero.scale_d = false;

@@ -378,6 +378,32 @@ TEST(Wmma, SharedMemoryGemmIsExactOnSmallIntegers) {
 }
 
 // x[] modifié élément par élément, sans rien supposer de la correspondance : D = 2·A·B + 3·C.
+// La règle commune des Tensor Cores émulés (simt/tensor_core.hpp) : somme exacte de C et des
+// k produits, un seul arrondi. C = 2^24 et seize produits 0,5 : exactement 2^24 + 8,
+// représentable. Une somme float terme à terme (l'ancienne règle de wmma) arrondit chaque
+// 2^24 + 0,5 à 2^24 (égalité vers le pair) et rend 2^24.
+TEST(Wmma, SumIsExactThenRoundedOnce) {
+    constexpr int M = 16, N = 16, K = 16;
+    std::vector<__half> a(M * K, __float2half(0.0f)), b(K * N, __float2half(0.0f));
+    for (int k = 0; k < K; ++k) {
+        a[k] = __float2half(0.5f);   // ligne 0 de A
+        b[k * N] = __float2half(1.0f);  // colonne 0 de B
+    }
+    std::vector<float> c(M * N, 0.0f);
+    c[0] = 16777216.0f;  // 2^24
+    __half* device_a = to_device(a);
+    __half* device_b = to_device(b);
+    float* device_c = to_device(c);
+    float* device_d = to_device(std::vector<float>(M * N, -99.0f));
+    wmma_tests::one_tile<M, N, K, __half, row_major, row_major, float, float>
+        <<<1, 32>>>(device_a, K, device_b, N, device_c, device_d, N, wmma::mem_row_major);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << simt::last_diagnostic();
+    const std::vector<float> d = to_host(device_d, M * N);
+    EXPECT_EQ(d[0], 16777224.0f);  // 2^24 + 8
+    for (int i = 1; i < M * N; ++i) EXPECT_EQ(d[i], 0.0f) << i;
+    for (void* q : {(void*)device_a, (void*)device_b, (void*)device_c, (void*)device_d}) cudaFree(q);
+}
+
 TEST(Wmma, ElementWiseScalingOfFragments) {
     std::mt19937 random(5);
     const std::vector<float> a = small_integers(random, 256, 4), b = small_integers(random, 256, 4),

@@ -127,9 +127,6 @@ TEST(OccupancyApi, LaunchBoundsCapRegisters) {
 }
 
 TEST(OccupancyApi, RuntimeAgreesWithTheToolkitCalculator) {
-#ifdef SIMT_EMULATOR
-    GTEST_SKIP() << "l'émulateur a son propre modèle d'occupation";
-#else
     const cudaDeviceProp p = current_device();
     for (std::size_t kib : {0, 16, 64, 100}) {
         const occ::Occupancy o = occ::query_occupancy(occ::reverse_blocks, 256, kib * 1024);
@@ -139,7 +136,6 @@ TEST(OccupancyApi, RuntimeAgreesWithTheToolkitCalculator) {
                   occ::occupancy_calculator(p, attributes, 256, kib * 1024).activeBlocksPerMultiprocessor)
             << kib << " Kio";
     }
-#endif
 }
 
 TEST(OccupancyKernels, ReverseBlocksWithExtraSharedMemory) {

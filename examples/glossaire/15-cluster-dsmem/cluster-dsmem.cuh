@@ -8,8 +8,8 @@
  *
  * Sur GPU, sm_90 ou plus (le programme vérifie l'architecture du noyau). Le binaire est aussi
  * compilé pour sm_80, où __cluster_dims__ n'existe pas : le noyau y est un piège (le programme
- * vérifie l'architecture avant tout lancement). L'émulateur simt (SIMT_EMULATOR, sans
- * __CUDA_ARCH__) exécute le même noyau, clusters compris.
+ * vérifie l'architecture avant tout lancement). L'émulateur simt, un sm_90a pour lequel
+ * __CUDA_ARCH__ vaut 900 dans le corps des noyaux, exécute le même noyau, clusters compris.
  */
 #pragma once
 
@@ -43,7 +43,7 @@ namespace noyaux::glossaire::clusters {
  */
 __global__ void NOYAUX_CLUSTER_DIMS(kClusterSize) __launch_bounds__(kThreads)
     neighbour_exchange(const float* __restrict__ input, float* __restrict__ output, unsigned* __restrict__ ranks) {
-#if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900) || defined(SIMT_EMULATOR)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     namespace cg = cooperative_groups;
     __shared__ float tile[kThreads];
     const cg::cluster_group cluster = cg::this_cluster();

@@ -29,11 +29,7 @@ int run(int argc, char** argv) {
     if (!parser.parse(argc, argv)) return noyaux::kExitSuccess;
 
     const cudaDeviceProp device = noyaux::require_device();
-    // Sous simt, qui annonce une capacité 8.0 et n'a qu'un code (le noyau émulé), cette
-    // vérification n'a pas de sens.
-#ifndef SIMT_EMULATOR
     noyaux::require_kernel_architecture(cl::neighbour_exchange, "neighbour_exchange", 90, "un cluster de blocs");
-#endif
     const int resident = cl::max_active_clusters();
     const unsigned count = clusters > 0 ? static_cast<unsigned>(clusters) : static_cast<unsigned>(resident);
     const unsigned blocks = count * cl::kClusterSize;

@@ -45,15 +45,9 @@ TEST(ClustersHost, RejectsPartialClusters) {
 
 namespace {
 
-// Le code sm_80 du noyau n'est qu'un piège : il faut le code venu de sm_90. simt exécute le
-// noyau quelle que soit la capacité qu'il annonce (8.0).
-bool has_clusters() {
-#ifdef SIMT_EMULATOR
-    return true;
-#else
-    return noyaux::kernel_ptx_version(cl::neighbour_exchange, "neighbour_exchange") >= 90;
-#endif
-}
+// Le code sm_80 du noyau n'est qu'un piège : il faut le code venu de sm_90 (simt annonce le
+// sien comme tel).
+bool has_clusters() { return noyaux::kernel_ptx_version(cl::neighbour_exchange, "neighbour_exchange") >= 90; }
 
 }  // namespace
 

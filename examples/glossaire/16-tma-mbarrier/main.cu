@@ -45,11 +45,7 @@ int run(int argc, char** argv) {
     }
 
     const cudaDeviceProp device = noyaux::require_device();
-    // Sous simt, qui annonce une capacité 8.0 et n'a qu'un code (le PTX émulé), cette
-    // vérification n'a pas de sens.
-#ifndef SIMT_EMULATOR
     noyaux::require_kernel_architecture(gt::load_tiles, "load_tiles", 90, "la TMA");
-#endif
 
     // Matrice : l'élément (r, c) vaut r·1000 + c ; le bourrage de fin de ligne vaut −1.
     const std::size_t pitch_elements = spec.row_pitch_bytes / sizeof(float);

@@ -64,15 +64,9 @@ TEST(TmaHost, ExpectedTileIsZeroOutsideTheMatrix) {
 
 namespace {
 
-// Le code sm_80 du noyau n'est qu'un piège : il faut le code venu de sm_90. simt exécute le
-// PTX quelle que soit la capacité qu'il annonce (8.0).
-bool has_tma() {
-#ifdef SIMT_EMULATOR
-    return true;
-#else
-    return noyaux::kernel_ptx_version(gt::load_tiles, "load_tiles") >= 90;
-#endif
-}
+// Le code sm_80 du noyau n'est qu'un piège : il faut le code venu de sm_90 (simt annonce le
+// sien comme tel).
+bool has_tma() { return noyaux::kernel_ptx_version(gt::load_tiles, "load_tiles") >= 90; }
 
 }  // namespace
 

@@ -10,7 +10,10 @@
  * L'encodeur et les enveloppes des instructions sont ceux de la partie GEMM
  * (gemm/common/tma_host.cuh, gemm/common/hopper.cuh).
  * Sur GPU, sm_90 ou plus : pour sm_80, le noyau se réduit à un piège, que le programme ne lance
- * jamais. L'émulateur simt (SIMT_EMULATOR, sans __CUDA_ARCH__) exécute le même PTX.
+ * jamais. L'émulateur simt exécute le même PTX : __CUDA_ARCH__ y vaut 900 dans le corps des
+ * fonctions de périphérique, mais n'est pas défini à la portée du fichier (une seule passe de
+ * compilation, celle de l'hôte), d'où le « || defined(SIMT_EMULATOR) » qui y garde les
+ * fonctions d'enrobage du PTX.
  */
 #pragma once
 

@@ -29,11 +29,7 @@ int run(int argc, char** argv) {
     if (!parser.parse(argc, argv)) return noyaux::kExitSuccess;
 
     const cudaDeviceProp device = noyaux::require_device();
-    // Sous simt, qui annonce une capacité 8.0 et n'a qu'un code (le PTX émulé), cette
-    // vérification n'a pas de sens.
-#ifndef SIMT_EMULATOR
     noyaux::require_kernel_architecture(wg::wgmma_m64n8k16, "wgmma_m64n8k16", 90, "wgmma");
-#endif
     // Petits entiers : produits et sommes exacts en f32, quel que soit l'ordre des additions.
     std::mt19937 generator(static_cast<std::uint32_t>(seed));
     std::uniform_int_distribution<int> value(-4, 4);

@@ -8,7 +8,8 @@
  * Les enveloppes des instructions sont celles de la partie GEMM (gemm/common/hopper.cuh).
  * wgmma n'existe que pour sm_90a (jeu d'instructions propre à l'architecture) ; pour les
  * autres cibles de la partie (sm_80), le noyau se réduit à un piège, jamais lancé. L'émulateur
- * simt (SIMT_EMULATOR, sans __CUDA_ARCH__) exécute le même PTX.
+ * simt, un sm_90a (__CUDA_ARCH__ et __CUDA_ARCH_FEAT_SM90_ALL définis dans le corps des
+ * noyaux), exécute le même PTX.
  */
 #pragma once
 

@@ -54,6 +54,10 @@ __global__ void __launch_bounds__(kThreads) chain_step(const float* __restrict__
  * @def NOYAUX_PDL_DEVICE
  * @brief 1 là où le PDL est compilé : sm_90 ou plus (cudaGridDependencySynchronize n'existe pas
  *        avant), et l'émulateur simt, qui le modélise comme un ordre entre les deux noyaux.
+ *
+ * SIMT_EMULATOR reste nécessaire ici : simt compile l'hôte et le périphérique en un seul
+ * passage, où __CUDA_ARCH__ n'est défini que dans le corps des fonctions de périphérique
+ * (simt/README.md), pas à la portée du fichier où cette macro est évaluée.
  */
 #if (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900) || defined(SIMT_EMULATOR)
 #define NOYAUX_PDL_DEVICE 1
@@ -137,13 +141,11 @@ __global__ void __launch_bounds__(kThreads) chain_persistent_grid_sync(float* bu
 
 /**
  * @brief Exige que le PDL soit utilisable : sur GPU, que le code retenu pour chain_step_pdl vienne
- *        de sm_90 ou plus ; l'émulateur simt, lui, l'exécute toujours.
+ *        de sm_90 ou plus (simt annonce le sien comme tel).
  * @throws noyaux::UnsupportedArchitectureError sinon, avec un message en français
  */
 inline void require_pdl() {
-#ifndef SIMT_EMULATOR
     require_kernel_architecture(chain_step_pdl, "chain_step_pdl", 90, "le lancement à dépendance programmatique (PDL)");
-#endif
 }
 
 /** @brief Blocs d'une étape lancée seule : un élément par thread. */

@@ -23,23 +23,22 @@
  * élément d'un accumulateur a donc exactement une case (une lane, un indice) ; un élément
  * répété d'une entrée __half en a plusieurs, que mma_sync exige identiques.
  *
- * **Arrondis.** mma_sync calcule chaque produit exactement et l'ajoute à l'accumulateur en
- * float, arrondi au plus près (une fma par terme, dans l'ordre de k croissant à partir de C).
- * Les Tensor Cores aussi font des produits exacts, mais additionnent plusieurs produits à la
- * fois avec leur propre alignement et leur propre troncature (Fasi, Higham, Mikaitis, Pranesh,
- * « Numerical behavior of NVIDIA tensor cores », PeerJ Computer Science 7:e330, 2021) : le
- * dernier bit peut différer, jamais un résultat dont toutes les sommes partielles sont
- * représentables en float (entiers petits). Une entrée tf32 n'est lue que par ses 19 bits
+ * **Arrondis.** mma_sync suit la règle commune des Tensor Cores émulés (simt/tensor_core.hpp,
+ * la même que mma.sync et wgmma) : produits exacts, somme exacte de C et des k produits,
+ * un seul arrondi au plus proche en float. Le matériel, dont l'ordre et l'arrondi des
+ * additions ne sont pas spécifiés, peut différer au dernier bit, jamais sur un résultat dont
+ * toutes les sommes partielles sont représentables en float (entiers petits). Une entrée tf32 n'est lue que par ses 19 bits
  * hauts (signe, exposant, 10 bits de mantisse) : les 13 bits bas d'un float non converti par
  * __float_to_tf32 sont ignorés, comme sur le matériel (CUTLASS s'en remet à lui :
  * include/cutlass/numeric_conversion.h arrondit vers tf32 sans effacer ces bits, « TF32 does
  * not define the low order bits »). Un accumulateur __half en sortie est arrondi une seule
- * fois, à la fin.
+ * fois, à la fin, depuis la somme en float (deux arrondis en tout : exact → float → half).
  */
 #pragma once
 
 #include "simt/engine.hpp"
 #include "simt/ptx/base.hpp"
+#include "simt/tensor_core.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -373,14 +372,15 @@ std::string mma_warp(void* const* operands, unsigned& faulty) {
         return problem;
     gather<FragC>([&](unsigned l) -> const FragC& { return *lane_operands(l).c; }, c, faulty);  // aucune copie
 
-    // Produits exacts (une fma n'arrondit qu'après l'addition), somme en float dans l'ordre
-    // de k croissant : voir « Arrondis » en tête du fichier.
+    // Produits exacts en double, somme exacte arrondie une fois : voir « Arrondis » en tête du
+    // fichier et simt/tensor_core.hpp.
     float d[kRows * kCols];
     for (int row = 0; row < kRows; ++row)
         for (int col = 0; col < kCols; ++col) {
-            float sum = c[row * kCols + col];
-            for (int kk = 0; kk < kDepth; ++kk) sum = std::fma(a[row * kDepth + kk], b[kk * kCols + col], sum);
-            d[row * kCols + col] = sum;
+            double products[kDepth];
+            for (int kk = 0; kk < kDepth; ++kk)
+                products[kk] = static_cast<double>(a[row * kDepth + kk]) * static_cast<double>(b[kk * kCols + col]);
+            d[row * kCols + col] = ::simt::tensor_core_accumulate(c[row * kCols + col], products, kDepth);
         }
     for (unsigned lane = 0; lane < 32; ++lane)
         for (int i = 0; i < traits<FragD>::count; ++i)
