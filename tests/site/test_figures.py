@@ -45,6 +45,8 @@ def constants():
                    "avant": {"ecriture_a": _access(a_plain, 1), "lecture_b": _access(b_plain, 4)},
                    "apres": {"ecriture_a": _access(a_fixed, 1), "lecture_b": _access(b_fixed, 4)}},
         "transposition": {"tuile": 32, "lignes_de_threads": 8, "decalage": 1},
+        "etape14": {"block_m": 128, "block_n": 128, "block_k": 64, "stages": 3, "threads": 128,
+                    "wgmma_m": 64, "wgmma_k": 16, "box_cols": 64},
         "megakernel_programme": {"files": 2, "compteurs": 3, "couches": 1, "instructions": [
             _instruction(0, 0, "rmsnorm", 0, 64, -1, 0, 0),
             _instruction(0, 1, "matvec+silu", 128, 256, 0, 1, 1),
@@ -178,6 +180,32 @@ class DrawingTest(unittest.TestCase):
         data = copy.deepcopy(constants())
         data["transposition"]["decalage"] = 0
         self.assertNotIn("32 bancs différents", figures.transpose_banks(data).svg)
+
+
+class TmaWgmmaTest(unittest.TestCase):
+    def test_one_box_per_tma_copy_and_one_band_per_wgmma(self):
+        figure = figures.gemm_tma_wgmma(constants())
+        self.assertIn("2 boîtes TMA de 64 colonnes", figure.alt)
+        self.assertIn("2 bandes de 64 lignes", figure.alt)
+        self.assertIn("chacun des 4 warps tient 16", figure.alt)
+        self.assertIn("non mesurée", figure.alt)
+        self.assertIn("wgmma m64n128k16 n° 1", figure.svg)
+        self.assertIn("étage 2", figure.svg)
+        self.assertNotIn("étage 3", figure.svg)
+
+    def test_a_stage_is_reloaded_only_after_its_wgmma(self):
+        # Tuile 3 (étage 0) : copiée après le calcul de la tuile 0, avant le sien.
+        root = ET.fromstring(figures.gemm_tma_wgmma(constants()).svg)
+        ns = "{http://www.w3.org/2000/svg}"
+        texts = {t.text: float(t.get("x")) for t in root.iter(ns + "text")}
+        self.assertGreater(texts["TMA 3"], texts["wgmma 0"])
+        self.assertLess(texts["TMA 3"], texts["wgmma 3"])
+
+    def test_a_block_that_is_not_a_warpgroup_is_refused(self):
+        data = copy.deepcopy(constants())
+        data["etape14"]["threads"] = 256
+        with self.assertRaisesRegex(FigureError, "un warpgroup en compte 128"):
+            figures.gemm_tma_wgmma(data)
 
 
 class MegakernelTimelineTest(unittest.TestCase):

@@ -34,6 +34,18 @@ class MainLoop(unittest.TestCase):
         self.assertIn("HMMA.16816.F32.BF16 R12, R8, R9, R12", [text for _, text in loop])
         self.assertIn("1 instructions des Tensor Cores", sass.describe(k, "sm_90a"))
 
+    def test_epilogue_ffma_do_not_pull_a_wider_branch_ahead_of_the_tensor_core_loop(self):
+        # La reprise d'une attente de mbarrier, placée après l'épilogue, saute en arrière dans
+        # la boucle des HGMMA : ce branchement embrasse les FFMA de l'épilogue, pas le calcul.
+        k = kernel(["MOV R1, R2",
+                    "SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR4], R3", "HGMMA.64x128x16.F32.BF16 R24, gdesc[UR8], R24",
+                    "HGMMA.64x128x16.F32.BF16 R24, gdesc[UR12], R24", "@P1 BRA 0x0040",
+                    "FFMA R24, R24, R2, RZ", "FFMA R25, R25, R2, RZ", "STG.E.64 [R4], R24",
+                    "@!P0 BRA 0x0040", "EXIT"])
+        loop = [text for _, text in sass.main_loop(k)]
+        self.assertEqual(loop[-1], "@P1 BRA 0x0040")
+        self.assertNotIn("FFMA R24, R24, R2, RZ", loop)
+
     def test_describes_registers_and_loop_mix(self):
         k = kernel(["LDS R4, [R5]", "FFMA R1, R4, R3, R1", "BAR.SYNC.DEFER_BLOCKING 0x0", "@P1 BRA 0x0000"])
         text = sass.describe(k, "sm_90a")

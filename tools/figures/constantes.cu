@@ -121,6 +121,14 @@ void banks(Json& json) {
     json.close().close();
 }
 
+/** @brief L'étape 14 : tuile, warpgroup, étages et boîtes TMA. */
+void tma_wgmma_step(Json& json) {
+    using H = TmaWgmmaConfig;
+    json.open("etape14").value("block_m", H::block_m).value("block_n", H::block_n)
+        .value("block_k", H::block_k).value("stages", H::stages).value("threads", H::threads)
+        .value("wgmma_m", H::wgmma_m).value("wgmma_k", H::wgmma_k).value("box_cols", H::box_cols).close();
+}
+
 void transpose(Json& json) {
     using namespace noyaux::ressources;
     json.open("transposition").value("tuile", kTileDim).value("lignes_de_threads", kBlockRows)
@@ -158,6 +166,7 @@ int main(int argc, char** argv) {
     ladder(json);
     tiling(json);
     banks(json);
+    tma_wgmma_step(json);
     transpose(json);
     megakernel_program(json);
     std::ofstream file(argv[1]);

@@ -693,6 +693,92 @@ def gemm_double_buffer(constants: dict) -> Figure:
     return Figure(canvas.svg(), alt, caption)
 
 
+# --- GEMM, étape 14 : TMA, wgmma et pipeline d'étages ----------------------------------------
+
+def gemm_tma_wgmma(constants: dict) -> Figure:
+    cfg = _section(constants, "etape14")
+    bm, bn, bk = cfg["block_m"], cfg["block_n"], cfg["block_k"]
+    stages, threads, wm, wk, box = cfg["stages"], cfg["threads"], cfg["wgmma_m"], cfg["wgmma_k"], cfg["box_cols"]
+    if threads != 128:
+        raise FigureError(f"étape 14 : {threads} threads, or un warpgroup en compte 128")
+    if bm % wm or bn % box or bk % wk:
+        raise FigureError("étape 14 : la tuile n'est pas faite de wgmma et de boîtes TMA entiers")
+    if stages < 2:
+        raise FigureError("étape 14 : un pipeline demande au moins deux étages")
+    halves, boxes, warps, kk = bm // wm, bn // box, threads // 32, bk // wk
+    rows_per_warp = wm // warps
+    scale = 2.0
+    tiles = 2 * stages + 1                                  # tuiles dessinées dans la chronologie
+    unit, label_w, row_h = 70, 110, 30
+    width = max(label_w + (tiles + 2) * unit + 20, 760)
+    top = 50
+    c_x, c_y = 40 + bk * scale + 20, top + bk * scale + 20
+    y0 = c_y + bm * scale + 60                              # haut de la chronologie
+    height = y0 + stages * row_h + 60
+    canvas = Canvas(width, height, "TMA, wgmma et pipeline de l'étape 14")
+    canvas.text(20, 24, f"Une tuile {bm} × {bn} de C, un warpgroup de {threads} threads", bold=True)
+    # B : boîtes TMA de box colonnes, au-dessus de C.
+    for b in range(boxes):
+        canvas.rect(c_x + b * box * scale, top, box * scale, bk * scale, B_FILL, B_STRONG, 1.5)
+        canvas.text(c_x + (b + 0.5) * box * scale, top + bk * scale / 2 + 4, f"boîte TMA {b}",
+                    size=11, anchor="middle")
+    canvas.text(c_x + bn * scale + 10, top + bk * scale / 2 + 4, f"B : {bk} × {bn}, N contigu", size=12)
+    # A : une boîte TMA, à gauche de C.
+    canvas.rect(40, c_y, bk * scale, bm * scale, A_FILL, A_STRONG, 1.5)
+    canvas.text(40 + bk * scale / 2, c_y + bm * scale / 2, "boîte", size=11, anchor="middle")
+    canvas.text(40 + bk * scale / 2, c_y + bm * scale / 2 + 14, "TMA", size=11, anchor="middle")
+    canvas.text(40, c_y + bm * scale + 18, f"A : {bm} × {bk}, K contigu", size=12)
+    # C : une bande par wgmma de wm lignes, rayée par warp.
+    for h in range(halves):
+        y = c_y + h * wm * scale
+        for w in range(warps):
+            canvas.rect(c_x, y + w * rows_per_warp * scale, bn * scale, rows_per_warp * scale,
+                        C_FILL if w % 2 == 0 else "#c6e4cb", C_STRONG, 0.5)
+            canvas.text(c_x + bn * scale - 6, y + (w + 0.7) * rows_per_warp * scale, f"warp {w}", size=10,
+                        anchor="end", fill=MUTED)
+        canvas.rect(c_x, y, bn * scale, wm * scale, "none", C_STRONG, 2)
+        canvas.text(c_x + bn * scale * 0.42, y + wm * scale / 2 + 4, f"wgmma m{wm}n{bn}k{wk} n° {h}", size=12,
+                    anchor="middle", bold=True)
+    canvas.text(c_x + bn * scale + 10, c_y + 16, f"C : {bm} × {bn} en fp32,", size=12)
+    canvas.text(c_x + bn * scale + 10, c_y + 32, f"{halves} × {wm * bn // threads} accumulateurs", size=12)
+    canvas.text(c_x + bn * scale + 10, c_y + 48, "par thread", size=12)
+    canvas.text(c_x + bn * scale + 10, c_y + 72, f"{halves} × {kk} wgmma par étage", size=12)
+    # Chronologie : une ligne par étage ; la tuile j va dans l'étage j mod stages.
+    canvas.text(20, y0 - 12, f"Pipeline de {stages} étages (durées schématiques, non mesurées)", bold=True)
+
+    def load_start(j: int) -> int:
+        # Les premières tuiles partent d'emblée ; ensuite, un étage se recharge dès que les wgmma
+        # de la tuile qu'il tenait sont finis (wait_group 1, à la fin de l'itération suivante).
+        return 0 if j < stages else j - stages + 2
+
+    for s in range(stages):
+        y = y0 + s * row_h
+        canvas.text(label_w - 10, y + 18, f"étage {s}", size=11, anchor="end", fill=MUTED)
+    for j in range(tiles):
+        y = y0 + (j % stages) * row_h
+        start = load_start(j)
+        canvas.rect(label_w + start * unit, y, unit - 4, row_h - 6, A_FILL, A_STRONG, 1)
+        canvas.text(label_w + (start + 0.5) * unit - 2, y + 16, f"TMA {j}", size=10, anchor="middle")
+        canvas.rect(label_w + (j + 1) * unit, y, unit - 4, row_h - 6, C_FILL, C_STRONG, 1)
+        canvas.text(label_w + (j + 1.5) * unit - 2, y + 16, f"wgmma {j}", size=10, anchor="middle")
+    note_y = y0 + stages * row_h + 20
+    canvas.text(20, note_y, f"TMA j : le thread 0 copie A et B de la tranche j de K ({bk} de profondeur) ; "
+                f"wgmma j : le warpgroup en fait {halves * kk} wgmma.", size=12, fill=MUTED)
+    canvas.text(20, note_y + 18, "Un étage n'est rechargé qu'une fois finis les wgmma qui le lisaient ; "
+                "le calcul attend ses octets sur un mbarrier.", size=12, fill=MUTED)
+    alt = (f"En haut, la tuile {bm} × {bn} de C d'un bloc, entre la tuile {bm} × {bk} de A (une boîte TMA, "
+           f"K contigu) et la tuile {bk} × {bn} de B ({boxes} boîtes TMA de {box} colonnes, N contigu). C est "
+           f"coupée en {halves} bandes de {wm} lignes, chacune calculée par un wgmma m{wm}n{bn}k{wk} du "
+           f"warpgroup de {threads} threads ; dans chaque bande, chacun des {warps} warps tient {rows_per_warp} "
+           f"lignes d'accumulateurs. En bas, une chronologie schématique, non mesurée, de {tiles} tuiles de K "
+           f"sur {stages} étages : les {stages} premières copies TMA partent d'emblée ; chaque étage est "
+           "rechargé par la TMA dès que les wgmma de la tuile qu'il tenait sont finis, pendant que le "
+           "warpgroup calcule sur les autres étages.")
+    caption = (f"Tuiles, warpgroup et pipeline de {stages} étages de l'étape 14 ; durées schématiques, "
+               "non mesurées.")
+    return Figure(canvas.svg(), alt, caption)
+
+
 # --- Megakernels : lancements successifs contre un noyau persistant --------------------------
 
 # Durées schématiques, en unités de dessin : aucune n'est mesurée, la légende le dit.
@@ -983,6 +1069,7 @@ FIGURES: dict[str, Callable[[dict], Figure]] = {
     "gemm-bancs-etape7": gemm_banks_step7,
     "gemm-tuiles-warp": gemm_warp_tiles,
     "gemm-double-tampon": gemm_double_buffer,
+    "gemm-tma-wgmma": gemm_tma_wgmma,
     "gemm-roofline": gemm_roofline,
     "transposition-tuile": transpose_tile,
     "transposition-bancs": transpose_banks,

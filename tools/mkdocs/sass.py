@@ -34,11 +34,13 @@ def _computes(text: str) -> bool:
 
 
 def main_loop(kernel: Kernel) -> list[tuple[str, str]]:
-    """La boucle (branchement arrière) qui contient le plus de FFMA ou d'instructions des Tensor
-    Cores ; la plus courte à égalité."""
+    """La boucle (branchement arrière) qui contient le plus d'instructions des Tensor Cores, ou, à
+    défaut, de FFMA ; la plus courte à égalité. Les Tensor Cores d'abord : un branchement arrière
+    placé en fin de noyau (la reprise d'une attente de mbarrier) embrasse la boucle et
+    l'épilogue, dont les FFMA ne calculent pas le produit."""
     addresses = [int(address, 16) for address, _ in kernel.instructions]
     best: list[tuple[str, str]] = []
-    best_key = (-1, 0)
+    best_key = (-1, -1, 0)
     for index, (address, text) in enumerate(kernel.instructions):
         match = BRANCH_TARGET.search(text)
         if not match or int(match.group(1), 16) >= int(address, 16):
@@ -47,8 +49,9 @@ def main_loop(kernel: Kernel) -> list[tuple[str, str]]:
         if start is None:
             continue
         body = kernel.instructions[start:index + 1]
+        tensor = sum(opcode(t).split(".")[0] in TENSOR_OPS for _, t in body)
         ffma = sum(_computes(t) for _, t in body)
-        key = (ffma, -len(body))
+        key = (tensor, ffma if tensor == 0 else 0, -len(body))
         if key > best_key:
             best, best_key = body, key
     return best

@@ -143,14 +143,15 @@ __global__ void __launch_bounds__(TmaWgmmaConfig::threads)
 /**
  * @brief L'étape 14 pour le lanceur, les tests et le benchmark communs : une grille de tuiles
  *        128×128 de C, un warpgroup par bloc, 97 Kio de mémoire partagée dynamique. Les tensor
- *        maps de A et de B sont encodées sur l'hôte à chaque lancement et passées par valeur
- *        (`__grid_constant__`) ; la TMA exige A et B alignées sur 16 octets.
+ *        maps de A et de B sont encodées sur l'hôte (une fois par jeu de matrices) et passées
+ *        par valeur (`__grid_constant__`) ; la TMA exige A et B alignées sur 16 octets.
  */
 struct TmaWgmmaKernel : TiledStep<TmaWgmmaKernel, TmaWgmmaConfig, 16, bf16> {
     static constexpr const char* name = "gemm_tma_wgmma_bf16";  ///< nom affiché
     static constexpr auto kernel = gemm_tma_wgmma_bf16;         ///< le noyau lancé
-    static constexpr std::size_t shared_bytes = TmaWgmmaConfig::shared_bytes;  ///< au-delà de 48 Kio : demandée au runtime
-    static constexpr int minimum_architecture = 90;                    ///< wgmma : sm_90a
+    /** @brief Mémoire partagée dynamique : au-delà de 48 Kio, demandée au runtime. */
+    static constexpr std::size_t shared_bytes = TmaWgmmaConfig::shared_bytes;
+    static constexpr int minimum_architecture = 90;                         ///< wgmma : sm_90a
     static constexpr const char* architecture_feature = "wgmma et la TMA";  ///< pour le message de refus
 
     /** @brief Les arguments du noyau : les tensor maps de A (boîte 128 × 64) et de B (boîte 64 × 64). */
@@ -158,12 +159,13 @@ struct TmaWgmmaKernel : TiledStep<TmaWgmmaKernel, TmaWgmmaConfig, 16, bf16> {
         using C = TmaWgmmaConfig;
         const auto [m, n, k] = args.shape;
         const auto address = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); };
-        const CUtensorMap map_a = tma::encode(tma::operand_map(std::uint64_t(m), std::uint64_t(k), std::uint64_t(k), 2,
-                                                               C::block_m, C::block_k, tma::Swizzle::bytes128,
-                                                               address(args.a)));
-        const CUtensorMap map_b = tma::encode(tma::operand_map(std::uint64_t(k), std::uint64_t(n), std::uint64_t(n), 2,
-                                                               C::block_k, C::box_cols, tma::Swizzle::bytes128,
-                                                               address(args.b)));
+        const auto map = [](std::uint64_t rows, std::uint64_t cols, std::uint32_t box_rows, std::uint32_t box_cols,
+                            std::uintptr_t base) {
+            return tma::encode_cached(
+                tma::operand_map(rows, cols, cols, 2, box_rows, box_cols, tma::Swizzle::bytes128, base));
+        };
+        const CUtensorMap map_a = map(m, k, C::block_m, C::block_k, address(args.a));   // A : M × K, K contigu
+        const CUtensorMap map_b = map(k, n, C::block_k, C::box_cols, address(args.b));  // B : K × N, N contigu
         return std::make_tuple(map_a, map_b, n, k, args.alpha, args.beta, args.c);
     }
 };

@@ -205,9 +205,10 @@ struct GemmStep {
             config.blockDim = geometry.block;
             config.dynamicSmemBytes = Step::shared_bytes;
             config.stream = stream;
-            std::apply(
-                [&](const auto&... arguments) { NOYAUX_CUDA_CHECK(cudaLaunchKernelEx(&config, Step::kernel, arguments...)); },
-                Step::kernel_arguments(args));
+            const auto launch_with = [&](const auto&... arguments) {
+                NOYAUX_CUDA_CHECK(cudaLaunchKernelEx(&config, Step::kernel, arguments...));
+            };
+            std::apply(launch_with, Step::kernel_arguments(args));
         } else {
             const auto [m, n, k] = args.shape;
             Step::kernel<<<geometry.grid, geometry.block, Step::shared_bytes, stream>>>(

@@ -36,6 +36,9 @@ struct OperandMap {
     std::uint32_t box_cols = 0;          ///< colonnes de la tuile copiée
     Swizzle swizzle = Swizzle::bytes128;  ///< permutation en mémoire partagée
     std::uintptr_t address = 0;          ///< adresse de la matrice en mémoire globale
+
+    /** @brief Mêmes paramètres : la tensor map encodée serait la même. */
+    bool operator==(const OperandMap&) const = default;
 };
 
 /** @brief Paramètres refusés : la règle enfreinte, en français. */

@@ -16,7 +16,10 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -28,13 +31,18 @@ namespace noyaux::gemm::tma {
  * @throws CudaError si le runtime échoue ; std::runtime_error si le pilote n'a pas ce symbole
  */
 inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
-    void* function = nullptr;
-    cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-    NOYAUX_CUDA_CHECK(
-        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &status));
-    if (status != cudaDriverEntryPointSuccess || function == nullptr)
-        throw std::runtime_error("le pilote ne fournit pas cuTensorMapEncodeTiled (pilote CUDA 12.0 ou plus requis)");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+    // Demandée une fois par programme ; un échec n'est pas retenu, l'appel suivant réessaie.
+    static const PFN_cuTensorMapEncodeTiled_v12000 encoder = [] {
+        void* function = nullptr;
+        cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+        NOYAUX_CUDA_CHECK(
+            cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000, cudaEnableDefault, &status));
+        if (status != cudaDriverEntryPointSuccess || function == nullptr)
+            throw std::runtime_error(
+                "le pilote ne fournit pas cuTensorMapEncodeTiled (pilote CUDA 12.0 ou plus requis)");
+        return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
+    }();
+    return encoder;
 }
 
 /** @brief Le type d'élément de la TMA pour des éléments de @p element_bytes octets (bf16 ou fp32). */
@@ -79,5 +87,25 @@ inline CUtensorMap encode(const OperandMap& map) {
     return encoded;
 }
 // --8<-- [end:encodeur]
+
+/**
+ * @brief encode(), mémorisé pour les derniers paramètres vus : une tensor map ne dépend que de
+ *        ses paramètres (adresse comprise), si bien qu'un lanceur appelé en boucle sur les mêmes
+ *        matrices (le benchmark, entre ses événements) ne repasse ni par la validation ni par le
+ *        pilote.
+ */
+inline CUtensorMap encode_cached(const OperandMap& map) {
+    struct Entry {
+        OperandMap map;
+        CUtensorMap encoded;
+    };
+    static thread_local std::array<std::optional<Entry>, 4> entries;  // A et B de deux GEMM
+    static thread_local std::size_t next = 0;
+    for (const std::optional<Entry>& entry : entries)
+        if (entry && entry->map == map) return entry->encoded;
+    const CUtensorMap encoded = encode(map);
+    entries[next++ % entries.size()] = Entry{map, encoded};
+    return encoded;
+}
 
 }  // namespace noyaux::gemm::tma
