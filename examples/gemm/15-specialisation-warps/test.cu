@@ -14,6 +14,8 @@ namespace noyaux::gemm {
 // --8<-- [start:garanties]
 // La suite commune de l'échelle (common/ladder_tests.cpp), en bf16, appliquée à WarpSpecializedKernel.
 const LadderTests<WarpSpecializedKernel> ladder_tests{"WarpSpecialized"};
+// La page de l'étape donne l'occupation pour cette mémoire partagée dynamique.
+static_assert(WarpSpecializedKernel::shared_bytes == 132096, "mettre à jour la page de l'étape 15 (occupation)");
 // --8<-- [end:garanties]
 
 TEST(Pipeline, EveryStageIsRefilledSeveralTimes) {

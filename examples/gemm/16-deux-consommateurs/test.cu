@@ -12,6 +12,8 @@ namespace noyaux::gemm {
 // --8<-- [start:garanties]
 // La suite commune de l'échelle (common/ladder_tests.cpp), en bf16, appliquée à TwoConsumersKernel.
 const LadderTests<TwoConsumersKernel> ladder_tests{"TwoConsumers"};
+// La page de l'étape donne l'occupation pour cette mémoire partagée dynamique.
+static_assert(TwoConsumersKernel::shared_bytes == 148480, "mettre à jour la page de l'étape 16 (occupation)");
 // --8<-- [end:garanties]
 
 TEST(Pipeline, BothConsumersReleaseEveryStage) {

@@ -196,12 +196,13 @@ struct WarpSpecializedStep : TiledStep<Step, Config, 16, bf16> {
     static auto kernel_arguments(const GemmArgsOf<bf16>& args) {
         const auto [m, n, k] = args.shape;
         const auto address = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); };
-        const CUtensorMap map_a =
-            tma::encode(tma::operand_map(std::uint64_t(m), std::uint64_t(k), std::uint64_t(k), 2, Config::block_m,
-                                         Config::block_k, tma::Swizzle::bytes128, address(args.a)));
-        const CUtensorMap map_b =
-            tma::encode(tma::operand_map(std::uint64_t(k), std::uint64_t(n), std::uint64_t(n), 2, Config::block_k,
-                                         Config::box_cols, tma::Swizzle::bytes128, address(args.b)));
+        const auto map = [](std::uint64_t rows, std::uint64_t cols, std::uint32_t box_rows, std::uint32_t box_cols,
+                            std::uintptr_t base) {
+            return tma::encode_cached(
+                tma::operand_map(rows, cols, cols, 2, box_rows, box_cols, tma::Swizzle::bytes128, base));
+        };
+        const CUtensorMap map_a = map(m, k, Config::block_m, Config::block_k, address(args.a));   // A : M × K
+        const CUtensorMap map_b = map(k, n, Config::block_k, Config::box_cols, address(args.b));  // B : K × N
         return std::make_tuple(map_a, map_b, n, k, args.alpha, args.beta, args.c);
     }
 };

@@ -25,6 +25,8 @@
 #include "gemm/11-au-dela-de-boehm/au-dela-de-boehm.cuh"
 #include "gemm/12-wmma/wmma.cuh"
 #include "gemm/14-tma-wgmma/tma-wgmma.cuh"
+#include "gemm/15-specialisation-warps/specialisation-warps.cuh"
+#include "gemm/16-deux-consommateurs/deux-consommateurs.cuh"
 
 namespace noyaux::gemm {
 
@@ -57,7 +59,9 @@ using Ladder = KernelList<
 /** @brief L'échelle bf16 (Tensor Cores), mesurée contre cublasGemmEx bf16 → fp32. */
 using Bf16Ladder = KernelList<
     WmmaKernel,     // 12-wmma
-    TmaWgmmaKernel  // 14-tma-wgmma (sm_90a ; ignorée sur un GPU plus ancien)
+    TmaWgmmaKernel,         // 14-tma-wgmma (sm_90a ; ignorée sur un GPU plus ancien)
+    WarpSpecializedKernel,  // 15-specialisation-warps (sm_90a)
+    TwoConsumersKernel      // 16-deux-consommateurs (sm_90a)
     >;
 // --8<-- [end:echelle]
 
