@@ -107,6 +107,7 @@ __global__ void __launch_bounds__(C::threads, 1)
             mbarrier_init(&empty[s], 4 * C::consumers);    // une arrivée par warp consommateur
         }
         fence_mbarrier_init();
+        fence_proxy_async();  // et visibles de la TMA, qui passe par le proxy asynchrone
     }
     __syncthreads();  // la seule barrière du bloc : les mbarrier sont prêts
 
