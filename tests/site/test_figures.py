@@ -53,6 +53,12 @@ def constants():
             _order("groupé", [(band + m, n) for band in (0, 2) for n in range(4) for m in range(2)]),
             _order("Hilbert", [(0, 0), (0, 1), (1, 1), (1, 0), (2, 0), (3, 0), (3, 1), (2, 1), (2, 2), (3, 2),
                                (3, 3), (2, 3), (1, 3), (1, 2), (0, 2), (0, 3)])]},
+        "etape15": {"block_m": 128, "block_n": 128, "block_k": 64, "stages": 4, "consumers": 1,
+                    "threads": 256, "producer_registers": 40, "consumer_registers": 232, "wgmma_m": 64,
+                    "consumer_rows": 128},
+        "etape16": {"block_m": 128, "block_n": 256, "block_k": 64, "stages": 3, "consumers": 2,
+                    "threads": 384, "producer_registers": 40, "consumer_registers": 232, "wgmma_m": 64,
+                    "consumer_rows": 64},
         "megakernel_programme": {"files": 2, "compteurs": 3, "couches": 1, "instructions": [
             _instruction(0, 0, "rmsnorm", 0, 64, -1, 0, 0),
             _instruction(0, 1, "matvec+silu", 128, 256, 0, 1, 1),
@@ -223,6 +229,33 @@ class DrawingTest(unittest.TestCase):
         data = copy.deepcopy(constants())
         data["transposition"]["decalage"] = 0
         self.assertNotIn("32 bancs différents", figures.transpose_banks(data).svg)
+
+
+class WarpSpecializedTest(unittest.TestCase):
+    def test_a_stage_is_refilled_only_once_empty(self):
+        # Durées unitaires, 3 étages : la tuile 3 (étage 0) attend que l'étage soit rendu,
+        # c'est-à-dire la fin du calcul de la tuile 1, sans que le calcul ne s'arrête.
+        rows = figures._producer_consumer_schedule(3, 8)
+        self.assertEqual([r["compute"] for r in rows], list(range(1, 9)))
+        for r in rows[3:]:
+            self.assertEqual(r["load"], rows[r["tile"] - 3]["empty"])
+            self.assertLessEqual(r["full"], r["compute"])
+        self.assertEqual(rows[0]["empty"], rows[1]["compute"] + 1)
+
+    def test_one_row_per_consumer_and_per_stage(self):
+        figure = figures.gemm_two_consumers(constants())
+        self.assertIn("consommateur 1", figure.svg)
+        self.assertIn("étage 2", figure.svg)
+        self.assertNotIn("étage 3", figure.svg)
+        self.assertIn("128 × (40 + 2 × 232) = 64", figure.svg)
+        self.assertIn("non mesurée", figure.alt)
+        self.assertNotIn("consommateur 1", figures.gemm_warp_specialized(constants()).svg)
+
+    def test_register_budget_beyond_the_sm_is_refused(self):
+        data = copy.deepcopy(constants())
+        data["etape16"]["consumer_registers"] = 256
+        with self.assertRaises(FigureError):
+            figures.gemm_two_consumers(data)
 
 
 class TmaWgmmaTest(unittest.TestCase):

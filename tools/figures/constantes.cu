@@ -160,6 +160,15 @@ void mma_sync(Json& json) {
 }
 
 /** @brief L'étape 14 : tuile, warpgroup, étages et boîtes TMA. */
+/** @brief Les tailles d'un noyau à warps spécialisés (étapes 15 et 16). */
+template <typename W>
+void warp_specialized_step(Json& json, const char* key) {
+    json.open(key).value("block_m", W::block_m).value("block_n", W::block_n).value("block_k", W::block_k)
+        .value("stages", W::stages).value("consumers", W::consumers).value("threads", W::threads)
+        .value("producer_registers", W::producer_registers).value("consumer_registers", W::consumer_registers)
+        .value("wgmma_m", W::wgmma_m).value("consumer_rows", W::consumer_rows).close();
+}
+
 void tma_wgmma_step(Json& json) {
     using H = TmaWgmmaConfig;
     json.open("etape14").value("block_m", H::block_m).value("block_n", H::block_n)
@@ -229,6 +238,8 @@ int main(int argc, char** argv) {
     mma_sync(json);
     tma_wgmma_step(json);
     tile_orders(json);
+    warp_specialized_step<WarpSpecializedConfig>(json, "etape15");
+    warp_specialized_step<TwoConsumersConfig>(json, "etape16");
     transpose(json);
     megakernel_program(json);
     std::ofstream file(argv[1]);

@@ -931,6 +931,108 @@ def gemm_tile_orders(constants: dict) -> Figure:
     return Figure(canvas.svg(), alt, caption)
 
 
+# --- GEMM : spécialisation des warps (étapes 15 et 16) ---------------------------------------
+
+def _producer_consumer_schedule(stages: int, tiles: int) -> list[dict]:
+    """Frise schématique (durées unitaires, non mesurées) du pipeline producteur/consommateurs.
+
+    La copie j part dès que son étage est vide ; elle « remplit » l'étage une unité plus tard
+    (fin de phase du mbarrier plein). Le calcul j commence quand l'étage est plein et que le
+    calcul j − 1 est fini ; l'étage de la tuile j est rendu (mbarrier vide) à la fin du calcul
+    j + 1, quand wgmma.wait_group 1 garantit que les wgmma de la tuile j sont finis.
+    """
+    rows: list[dict] = []
+    for j in range(tiles):
+        load = 0 if j < stages else rows[j - stages]["empty"]
+        full = load + 1
+        compute = max(full, rows[j - 1]["compute"] + 1 if j else 0)
+        rows.append({"tile": j, "stage": j % stages, "load": load, "full": full, "compute": compute})
+        if j:
+            rows[j - 1]["empty"] = compute + 1
+    rows[-1]["empty"] = rows[-1]["compute"] + 1
+    return rows
+
+
+def _warp_specialized(constants: dict, key: str, step: int) -> Figure:
+    cfg = _section(constants, key)
+    stages, consumers, threads = cfg["stages"], cfg["consumers"], cfg["threads"]
+    bm, bn, bk = cfg["block_m"], cfg["block_n"], cfg["block_k"]
+    low, high = cfg["producer_registers"], cfg["consumer_registers"]
+    if threads != 128 * (1 + consumers):
+        raise FigureError(f"étape {step} : {threads} threads pour {consumers} consommateur(s) et un producteur")
+    if stages < 2:
+        raise FigureError(f"étape {step} : un pipeline demande au moins deux étages")
+    total = 128 * (low + consumers * high)
+    if total > 65536:
+        raise FigureError(f"étape {step} : {total} registres demandés, le SM n'en a que 65536")
+    tiles = 2 * stages + 2
+    schedule = _producer_consumer_schedule(stages, tiles)
+    end = max(r["empty"] for r in schedule)
+    unit, label_w, row_h = 54, 150, 34
+    width = label_w + (end + 1) * unit + 20
+    top = 96
+    height = top + (stages + 1 + consumers) * row_h + 84
+    canvas = Canvas(width, height, f"Pipeline producteur/consommateurs de l'étape {step}")
+    canvas.text(20, 24, f"Tuile {bm} × {bn} × {bk}, {threads} threads : un groupe de warps producteur et "
+                f"{consumers} consommateur{'s' if consumers > 1 else ''}", bold=True)
+    canvas.text(20, 46, f"setmaxnreg : producteur {low} registres par thread, consommateurs {high} ; "
+                f"128 × ({low} + {consumers} × {high}) = {french_number(total, 0)} des {french_number(65536, 0)} registres du SM", size=12, fill=MUTED)
+    canvas.text(20, 66, f"{bm // consumers} lignes de C par consommateur ; durées schématiques, non mesurées",
+                size=12, fill=MUTED)
+
+    def box(row: int, start: float, length: float, fill: str, stroke: str, text: str):
+        y = top + row * row_h
+        canvas.rect(label_w + start * unit, y, length * unit - 3, row_h - 8, fill, stroke, 1)
+        canvas.text(label_w + (start + length / 2) * unit - 1, y + row_h * 0.5, text, size=10, anchor="middle")
+
+    canvas.text(label_w - 10, top + row_h * 0.55, "producteur (thread 0)", size=11, anchor="end", fill=MUTED)
+    for c in range(consumers):
+        canvas.text(label_w - 10, top + (1 + c) * row_h + row_h * 0.55, f"consommateur {c}", size=11,
+                    anchor="end", fill=MUTED)
+    first_stage_row = 1 + consumers
+    for s in range(stages):
+        canvas.text(label_w - 10, top + (first_stage_row + s) * row_h + row_h * 0.55, f"étage {s}", size=11,
+                    anchor="end", fill=MUTED)
+    for r in schedule:
+        box(0, r["load"], 1, A_FILL, A_STRONG, f"TMA {r['tile']}")
+        for c in range(consumers):
+            box(1 + c, r["compute"], 1, C_FILL, C_STRONG, f"wgmma {r['tile']}")
+        y = top + (first_stage_row + r["stage"]) * row_h
+        # L'étage est occupé de la copie jusqu'à ce qu'il soit rendu.
+        canvas.rect(label_w + r["load"] * unit, y, (r["empty"] - r["load"]) * unit - 3, row_h - 8,
+                    NEUTRAL, GRID, 0.8)
+        canvas.text(label_w + r["load"] * unit + 4, y + row_h * 0.5, f"tuile {r['tile']}", size=10)
+        canvas.text(label_w + r["full"] * unit, y + row_h * 0.5, "▲ plein", size=10, fill=C_STRONG)
+        canvas.text(label_w + r["empty"] * unit - 6, y + row_h * 0.5, "▼ vide", size=10, anchor="end",
+                    fill=ALERT)
+    note_y = top + (first_stage_row + stages) * row_h + 18
+    canvas.text(20, note_y, f"▲ plein : les octets de la TMA sont arrivés (1 arrivée + {bm * bk * 2 + bk * bn * 2} "
+                "octets attendus) ; le calcul peut commencer.", size=12, fill=MUTED)
+    canvas.text(20, note_y + 18, f"▼ vide : les {4 * consumers} warps consommateurs ont fini de lire l'étage "
+                "(wgmma.wait_group 1, puis une arrivée par warp) ;", size=12, fill=MUTED)
+    canvas.text(20, note_y + 36, "le producteur attend « vide » avant d'y recopier la tuile qui vient "
+                f"{stages} plus loin.", size=12, fill=MUTED)
+    alt = (f"Frise schématique, non mesurée, du pipeline de l'étape {step} : {tiles} tranches de K de {bk} "
+           f"sur {stages} étages. En haut, le thread 0 du groupe de warps producteur lance la copie TMA de "
+           f"chaque tranche ; en dessous, {consumers} groupe{'s' if consumers > 1 else ''} de warps "
+           f"consommateur{'s' if consumers > 1 else ''} lance{'nt' if consumers > 1 else ''} les wgmma de "
+           "la tranche quand son étage est plein. Une ligne par étage montre quand il est occupé : il "
+           "devient plein à l'arrivée des octets, et vide quand les wgmma de la tranche sont finis ; "
+           f"ce n'est qu'alors que le producteur y copie la tranche {stages} plus loin. setmaxnreg donne "
+           f"{low} registres par thread au producteur et {high} aux consommateurs.")
+    caption = (f"Producteur et consommateurs de l'étape {step}, reliés par les mbarrier « plein » et "
+               "« vide » de chaque étage ; durées schématiques, non mesurées.")
+    return Figure(canvas.svg(), alt, caption)
+
+
+def gemm_warp_specialized(constants: dict) -> Figure:
+    return _warp_specialized(constants, "etape15", 15)
+
+
+def gemm_two_consumers(constants: dict) -> Figure:
+    return _warp_specialized(constants, "etape16", 16)
+
+
 # --- Megakernels : lancements successifs contre un noyau persistant --------------------------
 
 # Durées schématiques, en unités de dessin : aucune n'est mesurée, la légende le dit.
@@ -1225,6 +1327,8 @@ FIGURES: dict[str, Callable[[dict], Figure]] = {
     "gemm-tma-wgmma": gemm_tma_wgmma,
     "gemm-ordres-tuiles": gemm_tile_orders,
     "gemm-roofline": gemm_roofline,
+    "gemm-specialisation-warps": gemm_warp_specialized,
+    "gemm-deux-consommateurs": gemm_two_consumers,
     "transposition-tuile": transpose_tile,
     "transposition-bancs": transpose_banks,
     "megakernel-flux-instructions": megakernel_instruction_stream,

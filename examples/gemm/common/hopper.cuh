@@ -2,8 +2,9 @@
  * @file
  * @brief Les instructions de Hopper dont se servent les étapes 14 et suivantes, une petite
  *        fonction par instruction PTX en ligne : mbarrier (init, arrive.expect_tx,
- *        try_wait.parity), barrières de proxy, copie TMA 2D vers la mémoire partagée, et wgmma
- *        (fence, commit_group, wait_group, mma_async m64nNk16 f32 ← bf16 pour N = 8, 64, 128, 256).
+ *        arrive, try_wait.parity), barrières de proxy, copie TMA 2D vers la mémoire partagée,
+ *        wgmma (fence, commit_group, wait_group, mma_async m64nNk16 f32 ← bf16 pour N = 8, 64, 128,
+ *        256) et setmaxnreg (répartition des registres entre groupes de warps).
  *
  * Disponibilité : la TMA et les mbarrier à transactions existent à partir de sm_90 ; wgmma
  * seulement pour sm_90a (jeu propre à l'architecture, absent de sm_100a). Les fonctions ne
@@ -14,8 +15,8 @@
  * par forme de wgmma.
  *
  * Sources : PTX ISA, sections « mbarrier », « cp.async.bulk.tensor », « membar/fence »
- * (fence.proxy.async, fence.mbarrier_init) et « Asynchronous Warpgroup Level Matrix
- * Multiply-Accumulate Instructions ».
+ * (fence.proxy.async, fence.mbarrier_init), « Asynchronous Warpgroup Level Matrix
+ * Multiply-Accumulate Instructions » et « setmaxnreg ».
  */
 #pragma once
 
@@ -67,6 +68,11 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint64_t* barrier
     asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(barrier)),
                  "r"(bytes)
                  : "memory");
+}
+
+/** @brief Une arrivée simple sur @p barrier (sans transaction) : « j'ai fini de lire cet étage ». */
+__device__ __forceinline__ void mbarrier_arrive(std::uint64_t* barrier) {
+    asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(shared_address(barrier)) : "memory");
 }
 
 /** @brief Un essai : vrai si la phase de parité @p parity de @p barrier est terminée. */
@@ -234,6 +240,27 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t 
         : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TransB)
         : "memory");
 }
+
+// --8<-- [start:setmaxnreg]
+/**
+ * @brief Ramène à @p Count les registres par thread du groupe de warps (.dec) ; les registres
+ *        rendus retournent à la réserve du bloc. Tout le groupe de warps l'exécute. ptxas
+ *        l'ignore (note C7508) s'il ne connaît pas le nombre de registres à l'entrée du noyau :
+ *        il faut `__launch_bounds__(threads, 1)`.
+ */
+template <int Count>
+__device__ __forceinline__ void setmaxnreg_dec() {
+    static_assert(Count >= 24 && Count <= 256 && Count % 8 == 0, "setmaxnreg : multiple de 8 dans [24, 256]");
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(Count) : "memory");
+}
+
+/** @brief Porte à @p Count les registres par thread du groupe de warps (.inc), pris dans la réserve du bloc. */
+template <int Count>
+__device__ __forceinline__ void setmaxnreg_inc() {
+    static_assert(Count >= 24 && Count <= 256 && Count % 8 == 0, "setmaxnreg : multiple de 8 dans [24, 256]");
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(Count) : "memory");
+}
+// --8<-- [end:setmaxnreg]
 
 #endif  // NOYAUX_HAS_WGMMA
 

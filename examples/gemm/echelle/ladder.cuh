@@ -29,6 +29,8 @@
 #include "gemm/12-wmma/wmma.cuh"
 #include "gemm/13-mma-sync/mma-sync.cuh"
 #include "gemm/14-tma-wgmma/tma-wgmma.cuh"
+#include "gemm/15-specialisation-warps/specialisation-warps.cuh"
+#include "gemm/16-deux-consommateurs/deux-consommateurs.cuh"
 #include "gemm/17-persistant/persistant.cuh"
 
 namespace noyaux::gemm {
@@ -64,6 +66,8 @@ using Bf16Ladder = KernelList<
     WmmaKernel,                // 12-wmma
     MmaSyncKernel,             // 13-mma-sync
     TmaWgmmaKernel,            // 14-tma-wgmma (sm_90a ; ignorée sur un GPU plus ancien)
+    WarpSpecializedKernel,     // 15-specialisation-warps (sm_90a)
+    TwoConsumersKernel,        // 16-deux-consommateurs (sm_90a)
     // 17-persistant : un nom par ordre des tuiles, pour que le GPU les compare (sm_90a)
     PersistentRowMajorKernel,  // en lignes
     PersistentGroupedKernel,   // bandes de 8 lignes de tuiles

@@ -1,0 +1,211 @@
+/**
+ * @file
+ * @brief Le noyau GEMM à warps spécialisés des étapes 15 et 16 (sm_90a), paramétré par sa
+ *        configuration : un groupe de warps producteur, dont un seul thread émet les copies TMA,
+ *        et un ou plusieurs groupes consommateurs qui multiplient par wgmma. Ils se parlent par
+ *        deux mbarrier par étage : « plein » (les octets de la TMA sont arrivés) et « vide » (les
+ *        consommateurs ont fini de lire). setmaxnreg retire des registres au producteur, qui n'en
+ *        a presque pas besoin, pour les donner aux consommateurs, qui tiennent les accumulateurs.
+ */
+#pragma once
+
+#include "gemm/common/hopper.cuh"
+#include "gemm/common/kernel.cuh"
+#include "gemm/common/tma_host.cuh"
+#include "gemm/common/wgmma_descriptor.hpp"
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+
+namespace noyaux::gemm {
+
+/**
+ * @brief Les tailles communes aux noyaux à warps spécialisés, déduites de @p BlockM, @p BlockN,
+ *        @p Consumers (groupes de warps consommateurs) et @p Stages. Chaque consommateur prend
+ *        BlockM / Consumers lignes de la tuile de C, par wgmma de 64 lignes et de BlockN colonnes.
+ */
+template <int BlockM, int BlockN, int Consumers, int Stages, int ProducerRegisters, int ConsumerRegisters>
+struct WarpSpecializedShape {
+    static constexpr int block_m = BlockM;        ///< lignes de C par bloc
+    static constexpr int block_n = BlockN;        ///< colonnes de C par bloc : le N du wgmma
+    static constexpr int block_k = 64;            ///< profondeur d'un étage : une ligne de 128 octets
+    static constexpr int stages = Stages;         ///< étages du pipeline
+    static constexpr int consumers = Consumers;   ///< groupes de warps consommateurs
+    static constexpr int threads = 128 * (1 + Consumers);  ///< le producteur, puis les consommateurs
+    static constexpr int producer_registers = ProducerRegisters;  ///< setmaxnreg.dec du producteur
+    static constexpr int consumer_registers = ConsumerRegisters;  ///< setmaxnreg.inc des consommateurs
+    static constexpr int wgmma_m = 64;            ///< lignes d'un wgmma
+    static constexpr int wgmma_k = 16;            ///< profondeur d'un wgmma bf16
+    static constexpr int consumer_rows = BlockM / Consumers;     ///< lignes de C d'un consommateur
+    static constexpr int m_tiles = consumer_rows / wgmma_m;      ///< wgmma empilés en M par consommateur
+    static constexpr int accumulators = BlockN / 2;              ///< registres fp32 d'un wgmma par thread
+    static constexpr int box_cols = 64;           ///< colonnes d'une boîte TMA de B : 128 octets
+    static constexpr int a_bytes = block_m * block_k * 2;        ///< tuile de A : une boîte BlockM × 64
+    static constexpr int b_box_bytes = block_k * box_cols * 2;   ///< une boîte de B : 64 × 64
+    static constexpr int b_bytes = block_k * block_n * 2;        ///< tuile de B : BlockN / 64 boîtes
+    static constexpr int stage_bytes = a_bytes + b_bytes;        ///< octets qu'attend le mbarrier « plein »
+    /** @brief Mémoire partagée dynamique : les étages, plus de quoi aligner le début sur 1 024 octets. */
+    static constexpr std::size_t shared_bytes = std::size_t(stages) * stage_bytes + 1024;
+
+    static_assert(consumer_rows % wgmma_m == 0, "chaque consommateur prend des multiples de 64 lignes");
+    static_assert(block_n == 128 || block_n == 256, "wgmma m64n128k16 ou m64n256k16");
+    static_assert(a_bytes % 1024 == 0 && b_box_bytes % 1024 == 0, "boîtes alignées sur un atome de 1 024 octets");
+    // La réserve du bloc : 64 Ki registres, répartis par groupe de 128 threads.
+    static_assert(128 * (producer_registers + consumers * consumer_registers) <= 65536,
+                  "setmaxnreg : la somme des registres dépasse le fichier de registres");
+};
+
+
+#if NOYAUX_HAS_WGMMA
+/** @brief Un wgmma de 64 lignes et de C::block_n colonnes (128 ou 256), B N-majeur. */
+template <class C>
+__device__ __forceinline__ void wgmma_block_n(float (&acc)[C::accumulators], std::uint64_t desc_a,
+                                              std::uint64_t desc_b) {
+    if constexpr (C::block_n == 128)
+        hopper::wgmma_m64n128k16<1>(acc, desc_a, desc_b, 1);
+    else
+        hopper::wgmma_m64n256k16<1>(acc, desc_a, desc_b, 1);
+}
+#endif
+
+// --8<-- [start:noyau]
+/**
+ * @brief C ← α·A·B + β·C, A (M×K) et B (K×N) en bf16 décrites par @p map_a et @p map_b, C
+ *        (M×N) en fp32, tout en ligne. M multiple de C::block_m, N de C::block_n, K de 64.
+ *
+ * Groupe de warps 0 : le producteur. Son thread 0 attend qu'un étage soit « vide », y annonce
+ * les octets attendus sur le mbarrier « plein » et lance les copies TMA. Groupes 1 et suivants :
+ * les consommateurs. Chacun attend l'étage « plein », lance ses wgmma, et signale « vide » dès
+ * que les wgmma de l'étage précédent sont terminés. Il n'y a plus de __syncthreads dans la
+ * boucle : producteur et consommateurs n'attendent que les barrières de l'étage qui les concerne.
+ * `__launch_bounds__(threads, 1)` donne à ptxas le nombre exact de registres à l'entrée, sans
+ * quoi il ignore setmaxnreg (note C7508).
+ */
+template <class C>
+__global__ void __launch_bounds__(C::threads, 1)
+    gemm_warp_specialized_bf16(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                               int n, int k, float alpha, float beta, float* __restrict__ c) {
+#if NOYAUX_HAS_WGMMA
+    using namespace hopper;
+    extern __shared__ unsigned char shared_raw[];
+    __shared__ std::uint64_t full[C::stages];   // « les octets de l'étage sont arrivés »
+    __shared__ std::uint64_t empty[C::stages];  // « les consommateurs ont fini de le lire »
+    unsigned char* const tiles = shared_raw + (1024 - shared_address(shared_raw) % 1024) % 1024;
+    const auto a_tile = [&](int s) { return tiles + s * C::stage_bytes; };
+    const auto b_tile = [&](int s) { return tiles + s * C::stage_bytes + C::a_bytes; };
+
+    const int m0 = int(blockIdx.y) * C::block_m, n0 = int(blockIdx.x) * C::block_n;
+    const int steps = k / C::block_k;
+    const int warpgroup = int(threadIdx.x) / 128;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < C::stages; ++s) {
+            mbarrier_init(&full[s], 1);                    // l'arrivée du producteur
+            mbarrier_init(&empty[s], 4 * C::consumers);    // une arrivée par warp consommateur
+        }
+        fence_mbarrier_init();
+        fence_proxy_async();  // et visibles de la TMA, qui passe par le proxy asynchrone
+    }
+    __syncthreads();  // la seule barrière du bloc : les mbarrier sont prêts
+
+    if (warpgroup == 0) {
+        // --8<-- [start:producteur]
+        setmaxnreg_dec<C::producer_registers>();  // tout le groupe de warps, puis un seul thread travaille
+        if (threadIdx.x == 0) {
+            for (int step = 0; step < steps; ++step) {
+                const int s = step % C::stages, round = step / C::stages;
+                // Au tour r ≥ 1, l'étage doit avoir été vidé r fois : phase r − 1 de « vide ».
+                if (round > 0) mbarrier_wait(&empty[s], (round - 1) % 2);
+                mbarrier_arrive_expect_tx(&full[s], C::stage_bytes);
+                tma_load_2d(a_tile(s), &map_a, &full[s], step * C::block_k, m0);
+                for (int box = 0; box < C::block_n / C::box_cols; ++box)
+                    tma_load_2d(b_tile(s) + box * C::b_box_bytes, &map_b, &full[s], n0 + box * C::box_cols,
+                                step * C::block_k);
+            }
+        }
+        // --8<-- [end:producteur]
+        return;
+    }
+
+    // --8<-- [start:consommateur]
+    setmaxnreg_inc<C::consumer_registers>();
+    const int consumer = warpgroup - 1;
+    const int lane = int(threadIdx.x) % 32, warp = (int(threadIdx.x) % 128) / 32;
+    float acc[C::m_tiles][C::accumulators] = {};
+    for (int step = 0; step < steps; ++step) {
+        const int s = step % C::stages;
+        mbarrier_wait(&full[s], (step / C::stages) % 2);
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < C::block_k / C::wgmma_k; ++kk) {
+            const std::uint64_t desc_b =
+                wgmma::mn_major_128b(shared_address(b_tile(s)) + wgmma::mn_major_step_offset(kk), C::b_box_bytes);
+#pragma unroll
+            for (int mt = 0; mt < C::m_tiles; ++mt) {
+                const int row = consumer * C::consumer_rows + mt * C::wgmma_m;
+                const std::uint64_t desc_a =
+                    wgmma::k_major_128b(shared_address(a_tile(s)) + row * 128 + wgmma::k_major_step_offset(kk));
+                wgmma_block_n<C>(acc[mt], desc_a, desc_b);
+            }
+        }
+        wgmma_commit_group();
+        // Les wgmma de l'étage précédent sont finis pour ce warp : il le rend au producteur.
+        wgmma_wait_group<1>();
+        if (step > 0 && lane == 0) mbarrier_arrive(&empty[(step - 1) % C::stages]);
+    }
+    wgmma_wait_group<0>();
+    // --8<-- [end:consommateur]
+
+    // Épilogue, comme à l'étape 14 : l'accumulateur i de la lane l du warp w est à la ligne
+    // 16w + l/4 + 8·((i/2) mod 2), colonne 8·(i/4) + 2·(l mod 4) + (i mod 2) du wgmma.
+#pragma unroll
+    for (int mt = 0; mt < C::m_tiles; ++mt)
+#pragma unroll
+        for (int i = 0; i < C::accumulators; i += 2) {
+            const int row = m0 + consumer * C::consumer_rows + mt * C::wgmma_m + 16 * warp + lane / 4 + 8 * ((i / 2) % 2);
+            const int col = n0 + 8 * (i / 4) + 2 * (lane % 4);
+            float2* out = reinterpret_cast<float2*>(c + row * n + col);
+            float2 value = make_float2(alpha * acc[mt][i], alpha * acc[mt][i + 1]);
+            if (beta != 0.0f) {
+                const float2 old = *out;
+                value.x += beta * old.x;
+                value.y += beta * old.y;
+            }
+            *out = value;
+        }
+#else
+    __trap();  // wgmma et setmaxnreg n'existent que pour sm_90a : le programme refuse ce GPU
+#endif
+}
+// --8<-- [end:noyau]
+
+/**
+ * @brief Un noyau à warps spécialisés de configuration @p Config pour le lanceur, les tests et
+ *        le benchmark communs ; @p Step est la structure de l'étape (nom affiché).
+ */
+template <class Step, class Config>
+struct WarpSpecializedStep : TiledStep<Step, Config, 16, bf16> {
+    static constexpr auto kernel = gemm_warp_specialized_bf16<Config>;  ///< le noyau lancé
+    static constexpr std::size_t shared_bytes = Config::shared_bytes;   ///< au-delà de 48 Kio : demandée au runtime
+    static constexpr int minimum_architecture = 90;                     ///< wgmma et setmaxnreg : sm_90a
+    static constexpr const char* architecture_feature = "wgmma, setmaxnreg et la TMA";  ///< pour le refus
+
+    /** @brief Les arguments du noyau : les tensor maps de A (boîte block_m × 64) et de B (boîte 64 × 64). */
+    static auto kernel_arguments(const GemmArgsOf<bf16>& args) {
+        const auto [m, n, k] = args.shape;
+        const auto address = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); };
+        const auto map = [](std::uint64_t rows, std::uint64_t cols, std::uint32_t box_rows, std::uint32_t box_cols,
+                            std::uintptr_t base) {
+            return tma::encode_cached(
+                tma::operand_map(rows, cols, cols, 2, box_rows, box_cols, tma::Swizzle::bytes128, base));
+        };
+        const CUtensorMap map_a = map(m, k, Config::block_m, Config::block_k, address(args.a));   // A : M × K
+        const CUtensorMap map_b = map(k, n, Config::block_k, Config::box_cols, address(args.b));  // B : K × N
+        return std::make_tuple(map_a, map_b, n, k, args.alpha, args.beta, args.c);
+    }
+};
+
+}  // namespace noyaux::gemm
