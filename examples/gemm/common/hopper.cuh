@@ -2,7 +2,8 @@
  * @file
  * @brief Les instructions de Hopper dont se servent les étapes 14 et suivantes, une petite
  *        fonction par instruction PTX en ligne : mbarrier (init, arrive.expect_tx,
- *        arrive, try_wait.parity), barrières de proxy, copie TMA 2D vers la mémoire partagée,
+ *        arrive, try_wait.parity), barrières de proxy, copie TMA 2D vers la mémoire partagée
+ *        (ou diffusée aux blocs d'un cluster), rang et barrière de cluster, arrivée distante,
  *        wgmma (fence, commit_group, wait_group, mma_async m64nNk16 f32 ← bf16 pour N = 8, 64, 128,
  *        256) et setmaxnreg (répartition des registres entre groupes de warps).
  *
@@ -112,6 +113,54 @@ __device__ __forceinline__ void tma_load_2d(void* destination, const CUtensorMap
         : "memory");
 }
 // --8<-- [end:tma]
+
+// --8<-- [start:cluster]
+/** @brief Rang du bloc dans son cluster (%cluster_ctarank). */
+__device__ __forceinline__ std::uint32_t cluster_rank() {
+    std::uint32_t rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    return rank;
+}
+
+/**
+ * @brief Barrière de tout le cluster (barrier.cluster) : chaque thread de chaque bloc y arrive
+ *        (release) puis attend les autres (acquire). Tous les threads du bloc l'exécutent.
+ */
+__device__ __forceinline__ void cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+/**
+ * @brief Une arrivée sur le mbarrier situé au même décalage que @p barrier dans la mémoire
+ *        partagée du bloc de rang @p rank du cluster : mapa traduit l'adresse, l'arrivée passe
+ *        par la fenêtre shared::cluster (portée .cluster).
+ */
+__device__ __forceinline__ void mbarrier_arrive_cluster(std::uint64_t* barrier, std::uint32_t rank) {
+    asm volatile(
+        "{\n"
+        ".reg .b32 remote;\n"
+        "mapa.shared::cluster.u32 remote, %0, %1;\n"
+        "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+        "}\n" ::"r"(shared_address(barrier)),
+        "r"(rank)
+        : "memory");
+}
+
+/**
+ * @brief Comme tma_load_2d, mais la boîte est écrite au même décalage dans la mémoire partagée
+ *        de chaque bloc du cluster dont le bit est levé dans @p mask, et ses octets sont décomptés
+ *        du mbarrier au même décalage que @p barrier dans chacun de ces blocs.
+ */
+__device__ __forceinline__ void tma_load_2d_multicast(void* destination, const CUtensorMap* map,
+                                                      std::uint64_t* barrier, int x, int y, std::uint16_t mask) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%3, %4}], [%2], %5;"
+        ::"r"(shared_address(destination)), "l"(reinterpret_cast<std::uint64_t>(map)), "r"(shared_address(barrier)),
+        "r"(x), "r"(y), "h"(mask)
+        : "memory");
+}
+// --8<-- [end:cluster]
 #endif  // NOYAUX_HAS_TMA
 
 #if NOYAUX_HAS_WGMMA

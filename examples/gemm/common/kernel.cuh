@@ -180,7 +180,8 @@ void allow_dynamic_shared() {
  * - `kernel_arguments(args)` : un std::tuple des arguments de son noyau (ses tensor maps, par
  *   exemple), qui est alors lancé par cudaLaunchKernelEx au lieu de (m, n, k, α, A, B, β, C) ;
  * - `minimum_architecture` et `architecture_feature` : l'architecture qu'exige son noyau (90)
- *   et ce qui l'exige, pour le message de refus (voir require_architecture).
+ *   et ce qui l'exige, pour le message de refus (voir require_architecture) ;
+ * - `cluster_size` : des clusters de ce nombre de blocs voisins en x (attribut de lancement).
  */
 template <typename Step, typename InputType = float>
 struct GemmStep {
@@ -205,6 +206,17 @@ struct GemmStep {
             config.blockDim = geometry.block;
             config.dynamicSmemBytes = Step::shared_bytes;
             config.stream = stream;
+            cudaLaunchAttribute cluster{};
+            if constexpr (requires { Step::cluster_size; }) {
+                if constexpr (Step::cluster_size > 1) {
+                    cluster.id = cudaLaunchAttributeClusterDimension;
+                    cluster.val.clusterDim.x = unsigned(Step::cluster_size);
+                    cluster.val.clusterDim.y = 1;
+                    cluster.val.clusterDim.z = 1;
+                    config.attrs = &cluster;
+                    config.numAttrs = 1;
+                }
+            }
             const auto launch_with = [&](const auto&... arguments) {
                 NOYAUX_CUDA_CHECK(cudaLaunchKernelEx(&config, Step::kernel, arguments...));
             };

@@ -6,6 +6,8 @@
  *        deux mbarrier par étage : « plein » (les octets de la TMA sont arrivés) et « vide » (les
  *        consommateurs ont fini de lire). setmaxnreg retire des registres au producteur, qui n'en
  *        a presque pas besoin, pour les donner aux consommateurs, qui tiennent les accumulateurs.
+ *        L'étape 18 le lance en clusters de blocs voisins en N, qui partagent la tuile de A :
+ *        chaque bloc en charge une part et la diffuse (TMA multicast) à tout le cluster.
  */
 #pragma once
 
@@ -28,7 +30,8 @@ namespace noyaux::gemm {
  *        @p Consumers (groupes de warps consommateurs) et @p Stages. Chaque consommateur prend
  *        BlockM / Consumers lignes de la tuile de C, par wgmma de 64 lignes et de BlockN colonnes.
  */
-template <int BlockM, int BlockN, int Consumers, int Stages, int ProducerRegisters, int ConsumerRegisters>
+template <int BlockM, int BlockN, int Consumers, int Stages, int ProducerRegisters, int ConsumerRegisters,
+          int Cluster = 1>
 struct WarpSpecializedShape {
     static constexpr int block_m = BlockM;        ///< lignes de C par bloc
     static constexpr int block_n = BlockN;        ///< colonnes de C par bloc : le N du wgmma
@@ -43,6 +46,8 @@ struct WarpSpecializedShape {
     static constexpr int consumer_rows = BlockM / Consumers;     ///< lignes de C d'un consommateur
     static constexpr int m_tiles = consumer_rows / wgmma_m;      ///< wgmma empilés en M par consommateur
     static constexpr int accumulators = BlockN / 2;              ///< registres fp32 d'un wgmma par thread
+    static constexpr int cluster = Cluster;       ///< blocs voisins en N qui partagent la tuile de A
+    static constexpr int a_box_rows = block_m / cluster;          ///< lignes de A que charge chaque bloc
     static constexpr int box_cols = 64;           ///< colonnes d'une boîte TMA de B : 128 octets
     static constexpr int a_bytes = block_m * block_k * 2;        ///< tuile de A : une boîte BlockM × 64
     static constexpr int b_box_bytes = block_k * box_cols * 2;   ///< une boîte de B : 64 × 64
@@ -54,6 +59,8 @@ struct WarpSpecializedShape {
     static_assert(consumer_rows % wgmma_m == 0, "chaque consommateur prend des multiples de 64 lignes");
     static_assert(block_n == 128 || block_n == 256, "wgmma m64n128k16 ou m64n256k16");
     static_assert(a_bytes % 1024 == 0 && b_box_bytes % 1024 == 0, "boîtes alignées sur un atome de 1 024 octets");
+    static_assert(cluster >= 1 && cluster <= 8 && block_m % cluster == 0, "cluster portable : au plus 8 blocs");
+    static_assert(a_box_rows * 128 % 1024 == 0, "chaque part de A commence sur un atome de 1 024 octets");
     // La réserve du bloc : 64 Ki registres, répartis par groupe de 128 threads.
     static_assert(128 * (producer_registers + consumers * consumer_registers) <= 65536,
                   "setmaxnreg : la somme des registres dépasse le fichier de registres");
@@ -84,6 +91,11 @@ __device__ __forceinline__ void wgmma_block_n(float (&acc)[C::accumulators], std
  * boucle : producteur et consommateurs n'attendent que les barrières de l'étage qui les concerne.
  * `__launch_bounds__(threads, 1)` donne à ptxas le nombre exact de registres à l'entrée, sans
  * quoi il ignore setmaxnreg (note C7508).
+ *
+ * Avec C::cluster > 1 (étape 18), les C::cluster blocs d'un cluster sont voisins en N : même
+ * tuile de A. Le producteur de chacun n'en charge qu'une part (C::a_box_rows lignes), diffusée
+ * à tout le cluster ; chaque « plein » attend donc des octets venus de tous les blocs, et chaque
+ * « vide » les arrivées des consommateurs de tous les blocs, car une recharge écrit chez tous.
  */
 template <class C>
 __global__ void __launch_bounds__(C::threads, 1)
@@ -104,12 +116,17 @@ __global__ void __launch_bounds__(C::threads, 1)
     if (threadIdx.x == 0) {
         for (int s = 0; s < C::stages; ++s) {
             mbarrier_init(&full[s], 1);                    // l'arrivée du producteur
-            mbarrier_init(&empty[s], 4 * C::consumers);    // une arrivée par warp consommateur
+            mbarrier_init(&empty[s], 4 * C::consumers * C::cluster);  // une par warp consommateur du cluster
         }
         fence_mbarrier_init();
         fence_proxy_async();  // et visibles de la TMA, qui passe par le proxy asynchrone
     }
-    __syncthreads();  // la seule barrière du bloc : les mbarrier sont prêts
+    // --8<-- [start:cluster-debut]
+    if constexpr (C::cluster > 1)
+        cluster_sync();  // les mbarrier de tous les blocs sont prêts avant la première diffusion
+    else
+        __syncthreads();  // la seule barrière du bloc : les mbarrier sont prêts
+    // --8<-- [end:cluster-debut]
 
     if (warpgroup == 0) {
         // --8<-- [start:producteur]
@@ -120,13 +137,23 @@ __global__ void __launch_bounds__(C::threads, 1)
                 // Au tour r ≥ 1, l'étage doit avoir été vidé r fois : phase r − 1 de « vide ».
                 if (round > 0) mbarrier_wait(&empty[s], (round - 1) % 2);
                 mbarrier_arrive_expect_tx(&full[s], C::stage_bytes);
-                tma_load_2d(a_tile(s), &map_a, &full[s], step * C::block_k, m0);
+                // --8<-- [start:diffusion]
+                if constexpr (C::cluster > 1) {
+                    // Ma part de A, écrite au même endroit chez tous les blocs du cluster.
+                    const int part = int(cluster_rank()) * C::a_box_rows;
+                    tma_load_2d_multicast(a_tile(s) + part * 128, &map_a, &full[s], step * C::block_k, m0 + part,
+                                          std::uint16_t((1u << C::cluster) - 1));
+                } else {
+                    tma_load_2d(a_tile(s), &map_a, &full[s], step * C::block_k, m0);
+                }
+                // --8<-- [end:diffusion]
                 for (int box = 0; box < C::block_n / C::box_cols; ++box)
                     tma_load_2d(b_tile(s) + box * C::b_box_bytes, &map_b, &full[s], n0 + box * C::box_cols,
                                 step * C::block_k);
             }
         }
         // --8<-- [end:producteur]
+        if constexpr (C::cluster > 1) cluster_sync();  // la barrière finale attend tous les threads
         return;
     }
 
@@ -154,7 +181,17 @@ __global__ void __launch_bounds__(C::threads, 1)
         wgmma_commit_group();
         // Les wgmma de l'étage précédent sont finis pour ce warp : il le rend au producteur.
         wgmma_wait_group<1>();
-        if (step > 0 && lane == 0) mbarrier_arrive(&empty[(step - 1) % C::stages]);
+        if (step > 0 && lane == 0) {
+            // --8<-- [start:rendu]
+            if constexpr (C::cluster > 1) {
+                // L'étage se recharge chez tous : il est rendu à chaque bloc du cluster.
+                for (int rank = 0; rank < C::cluster; ++rank)
+                    mbarrier_arrive_cluster(&empty[(step - 1) % C::stages], std::uint32_t(rank));
+            } else {
+                mbarrier_arrive(&empty[(step - 1) % C::stages]);
+            }
+            // --8<-- [end:rendu]
+        }
     }
     wgmma_wait_group<0>();
     // --8<-- [end:consommateur]
@@ -176,6 +213,8 @@ __global__ void __launch_bounds__(C::threads, 1)
             }
             *out = value;
         }
+    // Aucun bloc ne quitte tant qu'un voisin peut encore écrire dans sa mémoire partagée.
+    if constexpr (C::cluster > 1) cluster_sync();
 #else
     __trap();  // wgmma et setmaxnreg n'existent que pour sm_90a : le programme refuse ce GPU
 #endif
@@ -189,11 +228,14 @@ __global__ void __launch_bounds__(C::threads, 1)
 template <class Step, class Config>
 struct WarpSpecializedStep : TiledStep<Step, Config, 16, bf16> {
     static constexpr auto kernel = gemm_warp_specialized_bf16<Config>;  ///< le noyau lancé
+    /** @brief Un cluster de Config::cluster blocs voisins en N : N multiple de cluster × block_n. */
+    static constexpr Shape granularity{Config::block_m, Config::block_n * Config::cluster, Config::block_k};
+    static constexpr int cluster_size = Config::cluster;                 ///< blocs par cluster (en x)
     static constexpr std::size_t shared_bytes = Config::shared_bytes;   ///< au-delà de 48 Kio : demandée au runtime
     static constexpr int minimum_architecture = 90;                     ///< wgmma et setmaxnreg : sm_90a
     static constexpr const char* architecture_feature = "wgmma, setmaxnreg et la TMA";  ///< pour le refus
 
-    /** @brief Les arguments du noyau : les tensor maps de A (boîte block_m × 64) et de B (boîte 64 × 64). */
+    /** @brief Les arguments du noyau : les tensor maps de A (boîte a_box_rows × 64) et de B (boîte 64 × 64). */
     static auto kernel_arguments(const GemmArgsOf<bf16>& args) {
         const auto [m, n, k] = args.shape;
         const auto address = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); };
@@ -202,7 +244,7 @@ struct WarpSpecializedStep : TiledStep<Step, Config, 16, bf16> {
             return tma::encode_cached(
                 tma::operand_map(rows, cols, cols, 2, box_rows, box_cols, tma::Swizzle::bytes128, base));
         };
-        const CUtensorMap map_a = map(m, k, Config::block_m, Config::block_k, address(args.a));   // A : M × K
+        const CUtensorMap map_a = map(m, k, Config::a_box_rows, Config::block_k, address(args.a));   // A : M × K
         const CUtensorMap map_b = map(k, n, Config::block_k, Config::box_cols, address(args.b));  // B : K × N
         return std::make_tuple(map_a, map_b, n, k, args.alpha, args.beta, args.c);
     }
