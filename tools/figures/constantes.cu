@@ -169,6 +169,14 @@ void warp_specialized_step(Json& json, const char* key) {
         .value("wgmma_m", W::wgmma_m).value("consumer_rows", W::consumer_rows).close();
 }
 
+/** @brief L'étape 18 : le cluster, la part de A que charge chaque bloc et les octets d'un étage. */
+void cluster_step(Json& json) {
+    using K = ClusterConfig;
+    json.open("etape18").value("block_m", K::block_m).value("block_n", K::block_n).value("block_k", K::block_k)
+        .value("cluster", K::cluster).value("a_box_rows", K::a_box_rows).value("stages", K::stages)
+        .value("a_bytes", K::a_bytes).value("b_bytes", K::b_bytes).value("consumers", K::consumers).close();
+}
+
 void tma_wgmma_step(Json& json) {
     using H = TmaWgmmaConfig;
     json.open("etape14").value("block_m", H::block_m).value("block_n", H::block_n)
@@ -240,6 +248,7 @@ int main(int argc, char** argv) {
     tile_orders(json);
     warp_specialized_step<WarpSpecializedConfig>(json, "etape15");
     warp_specialized_step<TwoConsumersConfig>(json, "etape16");
+    cluster_step(json);
     transpose(json);
     megakernel_program(json);
     std::ofstream file(argv[1]);

@@ -1033,6 +1033,76 @@ def gemm_two_consumers(constants: dict) -> Figure:
     return _warp_specialized(constants, "etape16", 16)
 
 
+def gemm_cluster_multicast(constants: dict) -> Figure:
+    cfg = _section(constants, "etape18")
+    bm, bn, bk = cfg["block_m"], cfg["block_n"], cfg["block_k"]
+    cluster, part = cfg["cluster"], cfg["a_box_rows"]
+    a_bytes, b_bytes, consumers = cfg["a_bytes"], cfg["b_bytes"], cfg["consumers"]
+    if part * cluster != bm:
+        raise FigureError(f"étape 18 : {cluster} parts de {part} lignes ne couvrent pas les {bm} lignes de A")
+    if a_bytes != bm * bk * 2 or b_bytes != bk * bn * 2:
+        raise FigureError("étape 18 : octets d'un étage incohérents avec la tuile")
+    scale = 1.1                      # pixels par élément
+    a_w, a_h = bk * scale, bm * scale
+    b_w, b_h = bn * scale, bk * scale
+    block_w = a_w + b_w + 90
+    left, top = 40, 130
+    width = left + a_w + 120 + cluster * (block_w + 30) + 20
+    height = top + a_h + 190
+    canvas = Canvas(width, height, "Cluster de deux blocs et diffusion TMA de la tuile de A (étape 18)")
+    canvas.text(20, 24, f"Cluster de {cluster} blocs voisins en N : même bande de {bm} lignes de C, donc même "
+                f"tuile de A ({bm} × {bk})", bold=True)
+    canvas.text(20, 46, f"Chaque bloc charge {part} lignes de A et les diffuse (.multicast::cluster) ; "
+                f"il charge seul sa tuile de B ({bk} × {bn}).", size=12, fill=MUTED)
+    canvas.text(20, 66, "Schéma, pas à l'échelle des durées ; rien n'y est mesuré.", size=12, fill=MUTED)
+    # A en mémoire globale : une part par rang.
+    canvas.text(left + a_w / 2, top - 12, "A (globale)", size=12, anchor="middle", bold=True)
+    colors = [(A_FILL, A_STRONG), ("#e4dcf3", "#6b4fa8"), (NEUTRAL, INK), (NEUTRAL, INK)]
+    for r in range(cluster):
+        fill, stroke = colors[r % len(colors)]
+        canvas.rect(left, top + r * part * scale, a_w, part * scale, fill, stroke, 1.2)
+        canvas.text(left + a_w / 2, top + (r + 0.5) * part * scale + 4, f"part {r}", size=11, anchor="middle")
+    for b in range(cluster):
+        x0 = left + a_w + 120 + b * (block_w + 30)
+        canvas.rect(x0, top - 40, block_w, a_h + 110, "none", MUTED, 1, dash="4 3")
+        canvas.text(x0 + 10, top - 22, f"bloc de rang {b} (colonnes {b * bn} à {(b + 1) * bn - 1} du cluster)",
+                    size=12, bold=True)
+        ax, ay = x0 + 20, top + 10
+        for r in range(cluster):
+            fill, stroke = colors[r % len(colors)]
+            canvas.rect(ax, ay + r * part * scale, a_w, part * scale, fill, stroke, 1.2)
+            canvas.text(ax + a_w / 2, ay + (r + 0.5) * part * scale + 4, f"de {r}", size=11, anchor="middle")
+            # La part r va du global vers chaque bloc : une flèche par destination.
+            canvas.line(left + a_w, top + (r + 0.5) * part * scale, ax, ay + (r + 0.5) * part * scale,
+                        stroke, 1.1, dash=None if r == b else "5 3", arrow=True)
+        canvas.text(ax + a_w / 2, ay + a_h + 18, "tuile de A", size=11, anchor="middle", fill=MUTED)
+        bx = ax + a_w + 40
+        canvas.rect(bx, ay, b_w, b_h, B_FILL, B_STRONG, 1.2)
+        canvas.text(bx + b_w / 2, ay + b_h / 2 + 4, f"B ({bk} × {bn})", size=11, anchor="middle")
+        canvas.text(bx + b_w / 2, ay + b_h + 18, "chargée par ce bloc seul", size=11, anchor="middle", fill=MUTED)
+        canvas.text(x0 + 10, top + a_h + 50, f"« plein » : {a_bytes + b_bytes} octets, dont {part * bk * 2} venus",
+                    size=11, fill=MUTED)
+        canvas.text(x0 + 10, top + a_h + 66, f"de chaque bloc ; « vide » : {4 * consumers * cluster} arrivées",
+                    size=11, fill=MUTED)
+    note_y = top + a_h + 110
+    canvas.text(20, note_y, "Trait plein : la part que le bloc charge lui-même ; tirets : celle qu'un voisin "
+                "lui diffuse.", size=12, fill=MUTED)
+    canvas.text(20, note_y + 18, "Un étage n'est rechargé que quand les consommateurs des deux blocs l'ont rendu "
+                "(mbarrier.arrive distant, adresse mapa).", size=12, fill=MUTED)
+    canvas.text(20, note_y + 36, "barrier.cluster au début (mbarrier prêts partout) et à la fin (aucun bloc ne "
+                "quitte tant qu'un voisin peut lui écrire).", size=12, fill=MUTED)
+    alt = (f"Deux blocs d'un cluster de l'étape 18, voisins en N, calculent la même bande de {bm} lignes de C. "
+           f"La tuile de A ({bm} × {bk}) est coupée en {cluster} parts de {part} lignes : le bloc de rang r "
+           "charge la part r par la TMA et la diffuse dans la mémoire partagée de tous les blocs du cluster, "
+           f"au même décalage. Chaque bloc charge seul sa tuile de B ({bk} × {bn}). Le mbarrier « plein » de "
+           f"chaque bloc attend {a_bytes + b_bytes} octets, dont une part de A venue de chaque bloc ; le "
+           f"mbarrier « vide » attend {4 * consumers * cluster} arrivées, celles des warps consommateurs des "
+           "deux blocs.")
+    caption = ("Étape 18 : ce que charge et diffuse chaque bloc d'un cluster de deux ; schéma tiré des "
+               "constantes du noyau compilé.")
+    return Figure(canvas.svg(), alt, caption)
+
+
 # --- Megakernels : lancements successifs contre un noyau persistant --------------------------
 
 # Durées schématiques, en unités de dessin : aucune n'est mesurée, la légende le dit.
@@ -1329,6 +1399,7 @@ FIGURES: dict[str, Callable[[dict], Figure]] = {
     "gemm-roofline": gemm_roofline,
     "gemm-specialisation-warps": gemm_warp_specialized,
     "gemm-deux-consommateurs": gemm_two_consumers,
+    "gemm-clusters": gemm_cluster_multicast,
     "transposition-tuile": transpose_tile,
     "transposition-bancs": transpose_banks,
     "megakernel-flux-instructions": megakernel_instruction_stream,

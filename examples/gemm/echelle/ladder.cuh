@@ -32,6 +32,7 @@
 #include "gemm/15-specialisation-warps/specialisation-warps.cuh"
 #include "gemm/16-deux-consommateurs/deux-consommateurs.cuh"
 #include "gemm/17-persistant/persistant.cuh"
+#include "gemm/18-clusters/clusters.cuh"
 
 namespace noyaux::gemm {
 
@@ -71,7 +72,8 @@ using Bf16Ladder = KernelList<
     // 17-persistant : un nom par ordre des tuiles, pour que le GPU les compare (sm_90a)
     PersistentRowMajorKernel,  // en lignes
     PersistentGroupedKernel,   // bandes de 8 lignes de tuiles
-    PersistentHilbertKernel    // courbe de Hilbert
+    PersistentHilbertKernel,   // courbe de Hilbert
+    ClusterKernel              // 18-clusters : clusters de 2 blocs, A diffusée par la TMA (sm_90a)
     >;
 // --8<-- [end:echelle]
 
