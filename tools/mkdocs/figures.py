@@ -1046,9 +1046,12 @@ def gemm_cluster_multicast(constants: dict) -> Figure:
     a_w, a_h = bk * scale, bm * scale
     b_w, b_h = bn * scale, bk * scale
     block_w = a_w + b_w + 90
-    left, top = 40, 130
-    width = left + a_w + 120 + cluster * (block_w + 30) + 20
-    height = top + a_h + 190
+    if cluster != 2:
+        raise FigureError(f"étape 18 : la figure dessine un cluster de 2 blocs, pas de {cluster}")
+    left, top, gap = 30, 130, 90
+    a_x = left + block_w + gap                 # A (globale) au milieu, les deux blocs de part et d'autre
+    width = a_x + a_w + gap + block_w + 30
+    height = top + a_h + 172
     canvas = Canvas(width, height, "Cluster de deux blocs et diffusion TMA de la tuile de A (étape 18)")
     canvas.text(20, 24, f"Cluster de {cluster} blocs voisins en N : même bande de {bm} lignes de C, donc même "
                 f"tuile de A ({bm} × {bk})", bold=True)
@@ -1056,27 +1059,30 @@ def gemm_cluster_multicast(constants: dict) -> Figure:
                 f"il charge seul sa tuile de B ({bk} × {bn}).", size=12, fill=MUTED)
     canvas.text(20, 66, "Schéma, pas à l'échelle des durées ; rien n'y est mesuré.", size=12, fill=MUTED)
     # A en mémoire globale : une part par rang.
-    canvas.text(left + a_w / 2, top - 12, "A (globale)", size=12, anchor="middle", bold=True)
-    colors = [(A_FILL, A_STRONG), ("#e4dcf3", "#6b4fa8"), (NEUTRAL, INK), (NEUTRAL, INK)]
+    canvas.text(a_x + a_w / 2, top - 12, "A (globale)", size=12, anchor="middle", bold=True)
+    colors = [(A_FILL, A_STRONG), ("#e4dcf3", "#6b4fa8")]
     for r in range(cluster):
-        fill, stroke = colors[r % len(colors)]
-        canvas.rect(left, top + r * part * scale, a_w, part * scale, fill, stroke, 1.2)
-        canvas.text(left + a_w / 2, top + (r + 0.5) * part * scale + 4, f"part {r}", size=11, anchor="middle")
+        fill, stroke = colors[r]
+        canvas.rect(a_x, top + r * part * scale, a_w, part * scale, fill, stroke, 1.2)
+        canvas.text(a_x + a_w / 2, top + (r + 0.5) * part * scale + 4, f"part {r}", size=11, anchor="middle")
     for b in range(cluster):
-        x0 = left + a_w + 120 + b * (block_w + 30)
+        x0 = left if b == 0 else a_x + a_w + gap
         canvas.rect(x0, top - 40, block_w, a_h + 110, "none", MUTED, 1, dash="4 3")
-        canvas.text(x0 + 10, top - 22, f"bloc de rang {b} (colonnes {b * bn} à {(b + 1) * bn - 1} du cluster)",
+        canvas.text(x0 + 10, top - 22, f"bloc de rang {b} : colonnes {b * bn} à {(b + 1) * bn - 1}",
                     size=12, bold=True)
-        ax, ay = x0 + 20, top + 10
+        # La tuile de A du bloc est du côté de A globale, pour que les flèches ne croisent rien.
+        ay = top + 10
+        ax = x0 + block_w - 20 - a_w if b == 0 else x0 + 20
+        bx = x0 + 20 if b == 0 else ax + a_w + 40
         for r in range(cluster):
-            fill, stroke = colors[r % len(colors)]
+            fill, stroke = colors[r]
             canvas.rect(ax, ay + r * part * scale, a_w, part * scale, fill, stroke, 1.2)
             canvas.text(ax + a_w / 2, ay + (r + 0.5) * part * scale + 4, f"de {r}", size=11, anchor="middle")
-            # La part r va du global vers chaque bloc : une flèche par destination.
-            canvas.line(left + a_w, top + (r + 0.5) * part * scale, ax, ay + (r + 0.5) * part * scale,
+            # La part r va du global vers chaque bloc : trait plein chez le bloc qui la charge.
+            start_x, end_x = (a_x, ax + a_w) if b == 0 else (a_x + a_w, ax)
+            canvas.line(start_x, top + (r + 0.5) * part * scale, end_x, ay + (r + 0.5) * part * scale,
                         stroke, 1.1, dash=None if r == b else "5 3", arrow=True)
         canvas.text(ax + a_w / 2, ay + a_h + 18, "tuile de A", size=11, anchor="middle", fill=MUTED)
-        bx = ax + a_w + 40
         canvas.rect(bx, ay, b_w, b_h, B_FILL, B_STRONG, 1.2)
         canvas.text(bx + b_w / 2, ay + b_h / 2 + 4, f"B ({bk} × {bn})", size=11, anchor="middle")
         canvas.text(bx + b_w / 2, ay + b_h + 18, "chargée par ce bloc seul", size=11, anchor="middle", fill=MUTED)
