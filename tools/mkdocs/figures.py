@@ -1086,7 +1086,8 @@ def gemm_cluster_multicast(constants: dict) -> Figure:
         canvas.rect(bx, ay, b_w, b_h, B_FILL, B_STRONG, 1.2)
         canvas.text(bx + b_w / 2, ay + b_h / 2 + 4, f"B ({bk} × {bn})", size=11, anchor="middle")
         canvas.text(bx + b_w / 2, ay + b_h + 18, "chargée par ce bloc seul", size=11, anchor="middle", fill=MUTED)
-        canvas.text(x0 + 10, top + a_h + 50, f"« plein » : {a_bytes + b_bytes} octets, dont {part * bk * 2} venus",
+        stage = french_number(a_bytes + b_bytes, 0)
+        canvas.text(x0 + 10, top + a_h + 50, f"« plein » : {stage} octets, dont {french_number(part * bk * 2, 0)} venus",
                     size=11, fill=MUTED)
         canvas.text(x0 + 10, top + a_h + 66, f"de chaque bloc ; « vide » : {4 * consumers * cluster} arrivées",
                     size=11, fill=MUTED)
@@ -1101,7 +1102,7 @@ def gemm_cluster_multicast(constants: dict) -> Figure:
            f"La tuile de A ({bm} × {bk}) est coupée en {cluster} parts de {part} lignes : le bloc de rang r "
            "charge la part r par la TMA et la diffuse dans la mémoire partagée de tous les blocs du cluster, "
            f"au même décalage. Chaque bloc charge seul sa tuile de B ({bk} × {bn}). Le mbarrier « plein » de "
-           f"chaque bloc attend {a_bytes + b_bytes} octets, dont une part de A venue de chaque bloc ; le "
+           f"chaque bloc attend {french_number(a_bytes + b_bytes, 0)} octets, dont une part de A venue de chaque bloc ; le "
            f"mbarrier « vide » attend {4 * consumers * cluster} arrivées, celles des warps consommateurs des "
            "deux blocs.")
     caption = ("Étape 18 : ce que charge et diffuse chaque bloc d'un cluster de deux ; schéma tiré des "
