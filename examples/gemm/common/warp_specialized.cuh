@@ -153,7 +153,10 @@ __global__ void __launch_bounds__(C::threads, 1)
             }
         }
         // --8<-- [end:producteur]
-        if constexpr (C::cluster > 1) cluster_sync();  // la barrière finale attend tous les threads
+        if constexpr (C::cluster > 1) {
+            __syncwarp();    // barrier.cluster est .aligned : le warp 0 s'y présente réuni
+            cluster_sync();  // la barrière finale attend tous les threads, producteur compris
+        }
         return;
     }
 
