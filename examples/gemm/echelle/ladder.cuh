@@ -32,6 +32,7 @@
 #include "gemm/15-specialisation-warps/specialisation-warps.cuh"
 #include "gemm/16-deux-consommateurs/deux-consommateurs.cuh"
 #include "gemm/17-persistant/persistant.cuh"
+#include "gemm/19-stream-k/stream_k.cuh"
 
 namespace noyaux::gemm {
 
@@ -71,7 +72,8 @@ using Bf16Ladder = KernelList<
     // 17-persistant : un nom par ordre des tuiles, pour que le GPU les compare (sm_90a)
     PersistentRowMajorKernel,  // en lignes
     PersistentGroupedKernel,   // bandes de 8 lignes de tuiles
-    PersistentHilbertKernel    // courbe de Hilbert
+    PersistentHilbertKernel,   // courbe de Hilbert
+    StreamKKernel              // 19-stream-k : parts égales des itérations de K (sm_90a)
     >;
 // --8<-- [end:echelle]
 
