@@ -99,7 +99,7 @@ struct PersistentKernel : TiledStep<PersistentKernel<order>, PersistentConfig, 1
     static constexpr int minimum_architecture = 90;                         ///< wgmma : sm_90a
     static constexpr const char* architecture_feature = "wgmma et la TMA";  ///< pour le message de refus
 
-    /** @brief Blocs résidents à la fois sur le GPU courant (common/kernel.cuh). */
+    /** @brief Blocs résidents à la fois sur le GPU courant (common/tma_wgmma.cuh). */
     static int resident_blocks() { return gemm::resident_blocks<kernel, PersistentConfig::threads, shared_bytes>(); }
 
     /** @brief Une grille à une dimension : min(tuiles, blocs résidents). */

@@ -155,7 +155,7 @@ struct StreamKKernel : TiledStep<StreamKKernel, StreamKConfig, 16, bf16> {
     static constexpr int minimum_architecture = 90;                         ///< wgmma : sm_90a
     static constexpr const char* architecture_feature = "wgmma et la TMA";  ///< pour le message de refus
 
-    /** @brief Blocs résidents à la fois sur le GPU courant (common/kernel.cuh). */
+    /** @brief Blocs résidents à la fois sur le GPU courant (common/tma_wgmma.cuh). */
     static int resident_blocks() { return gemm::resident_blocks<kernel, StreamKConfig::threads, shared_bytes>(); }
 
     /** @brief Une grille à une dimension : min(itérations, blocs résidents). */

@@ -170,24 +170,6 @@ void allow_dynamic_shared() {
     }
 }
 
-/**
- * @brief Blocs de @p Kernel résidents à la fois sur le GPU courant (nombre de SM × blocs par
- *        SM que donne le calculateur d'occupation pour @p Threads threads et @p Bytes octets de
- *        mémoire partagée dynamique) : la grille d'un noyau persistant. Calculé une fois par programme.
- */
-template <auto Kernel, int Threads, std::size_t Bytes>
-int resident_blocks() {
-    static const int blocks = [] {
-        allow_dynamic_shared<Kernel, Bytes>();  // l'occupation tient compte de cette permission
-        int device = 0, multiprocessors = 0, per_multiprocessor = 0;
-        NOYAUX_CUDA_CHECK(cudaGetDevice(&device));
-        NOYAUX_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-        NOYAUX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, Kernel, Threads, Bytes));
-        return multiprocessors * per_multiprocessor > 1 ? multiprocessors * per_multiprocessor : 1;
-    }();
-    return blocks;
-}
-
 // --8<-- [start:adaptateur]
 /**
  * @brief L'adaptateur commun à toutes les étapes (patron CRTP : `struct MonEtape :

@@ -10,6 +10,7 @@
 
 #include "gemm/common/gemm.hpp"
 #include "gemm/common/hopper.cuh"
+#include "gemm/common/kernel.cuh"
 #include "gemm/common/tma_host.cuh"
 #include "gemm/common/wgmma_descriptor.hpp"
 
@@ -44,6 +45,24 @@ static_assert(TmaWgmmaConfig::a_bytes % 1024 == 0 && TmaWgmmaConfig::b_box_bytes
               "chaque boîte commence sur un atome de permutation (1 024 octets)");
 static_assert(TmaWgmmaConfig::block_m == 2 * TmaWgmmaConfig::wgmma_m, "deux wgmma de 64 lignes par étage");
 // --8<-- [end:parametres]
+
+/**
+ * @brief Blocs de @p Kernel résidents à la fois sur le GPU courant (nombre de SM × blocs par
+ *        SM que donne le calculateur d'occupation pour @p Threads threads et @p Bytes octets de
+ *        mémoire partagée dynamique) : la grille d'un noyau persistant. Calculé une fois par programme.
+ */
+template <auto Kernel, int Threads, std::size_t Bytes>
+int resident_blocks() {
+    static const int blocks = [] {
+        allow_dynamic_shared<Kernel, Bytes>();  // l'occupation tient compte de cette permission
+        int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+        NOYAUX_CUDA_CHECK(cudaGetDevice(&device));
+        NOYAUX_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+        NOYAUX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, Kernel, Threads, Bytes));
+        return multiprocessors * per_multiprocessor > 1 ? multiprocessors * per_multiprocessor : 1;
+    }();
+    return blocks;
+}
 
 namespace tma_wgmma {
 
