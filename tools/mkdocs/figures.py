@@ -947,9 +947,9 @@ def gemm_stream_k_waves(constants: dict) -> Figure:
         if abs(shape["efficacite_pour_mille"] - 1000 * tiles / (waves * blocks)) > 0.5:
             raise FigureError(f"étape 19, côté {shape['cote']} : efficacité incohérente avec les vagues")
     most = max(s["vagues"] for s in shapes)
-    left, bar_w, row_h, top = 110, 560, 58, 70
+    left, bar_w, row_h, top = 80, 640, 58, 70
     unit = bar_w / most
-    width, height = left + bar_w + 40, top + row_h * len(shapes) + 50
+    width, height = left + bar_w + 140, top + row_h * len(shapes) + 50
     canvas = Canvas(width, height, "Quantification en vagues et parts Stream-K (étape 19)")
     canvas.text(12, 24, f"Tuiles 128 × 128 entières sur {sms} SM × {per_sm} blocs = {blocks} blocs : "
                 "chaque case est une vague", bold=True)
