@@ -4,7 +4,7 @@
  *        (A et B en bf16, C en fp32), Stream-K sur blocs persistants ; refusé en français sur
  *        un GPU antérieur à Hopper.
  */
-#include "stream_k.cuh"
+#include "stream-k.cuh"
 
 #include "gemm/common/gemm_program.cuh"
 

@@ -5,7 +5,7 @@
  *        partition de l'hôte) : sans la réduction des sommes partielles, ou avec β appliqué par
  *        chaque bloc, C serait faux. Sur l'émulateur simt comme sur GPU ; ignorés avant Hopper.
  */
-#include "stream_k.cuh"
+#include "stream-k.cuh"
 
 #include "gemm/common/gemm_reference.hpp"
 #include "gemm/common/ladder_registration.cuh"

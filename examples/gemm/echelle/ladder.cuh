@@ -32,7 +32,7 @@
 #include "gemm/15-specialisation-warps/specialisation-warps.cuh"
 #include "gemm/16-deux-consommateurs/deux-consommateurs.cuh"
 #include "gemm/17-persistant/persistant.cuh"
-#include "gemm/19-stream-k/stream_k.cuh"
+#include "gemm/19-stream-k/stream-k.cuh"
 
 namespace noyaux::gemm {
 
