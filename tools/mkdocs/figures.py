@@ -978,7 +978,7 @@ def gemm_stream_k_waves(constants: dict) -> Figure:
     alt = (f"Pour chaque côté du benchmark bf16, une barre de cases, une par vague de {blocks} tuiles ({sms} SM "
            f"d'un H100 ou d'un H200, {per_sm} blocs par SM) ; la dernière case n'est remplie qu'en partie. "
            "Par côté : " + " ; ".join(lines) + ".")
-    caption = (f"Quantification en vagues sur {sms} SM, calculée par examples/gemm/common/stream_k.hpp : "
+    caption = (f"Quantification en vagues sur {sms} SM, calculée par la logique hôte de Stream-K : "
                "Stream-K donne à chaque bloc la même part d'itérations, à une près.")
     return Figure(canvas.svg(), alt, caption)
 
