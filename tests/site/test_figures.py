@@ -53,6 +53,11 @@ def constants():
             _order("groupé", [(band + m, n) for band in (0, 2) for n in range(4) for m in range(2)]),
             _order("Hilbert", [(0, 0), (0, 1), (1, 1), (1, 0), (2, 0), (3, 0), (3, 1), (2, 1), (2, 2), (3, 2),
                                (3, 3), (2, 3), (1, 3), (1, 2), (0, 2), (0, 3)])]},
+        "etape19": {"sm": 132, "blocs_par_sm": 2, "blocs": 264, "formes": [
+            {"cote": 512, "tuiles": 16, "iterations_par_tuile": 8, "vagues": 1, "derniere_vague": 16,
+             "efficacite_pour_mille": 61, "blocs_stream_k": 128, "part_max": 1, "part_min": 1},
+            {"cote": 4096, "tuiles": 1024, "iterations_par_tuile": 64, "vagues": 4, "derniere_vague": 232,
+             "efficacite_pour_mille": 970, "blocs_stream_k": 264, "part_max": 249, "part_min": 248}]},
         "etape15": {"block_m": 128, "block_n": 128, "block_k": 64, "stages": 4, "consumers": 1,
                     "threads": 256, "producer_registers": 40, "consumer_registers": 232, "wgmma_m": 64,
                     "consumer_rows": 128},
@@ -282,6 +287,20 @@ class TmaWgmmaTest(unittest.TestCase):
         data["etape14"]["threads"] = 256
         with self.assertRaisesRegex(FigureError, "un warpgroup en compte 128"):
             figures.gemm_tma_wgmma(data)
+
+
+class StreamKWavesTest(unittest.TestCase):
+    def test_each_shape_shows_its_waves_and_last_wave(self):
+        figure = figures.gemm_stream_k_waves(constants())
+        self.assertIn("4\u202f096³, 1\u202f024 tuiles, 4 vagues, dernière remplie à 232 sur 264, efficacité 97,0 %", figure.alt)
+        self.assertIn("Stream-K 248 ou 249 itérations par bloc", figure.alt)
+        self.assertIn("512³, 16 tuiles, 1 vague,", figure.alt)
+
+    def test_waves_that_do_not_add_up_are_refused(self):
+        data = copy.deepcopy(constants())
+        data["etape19"]["formes"][1]["derniere_vague"] = 200
+        with self.assertRaisesRegex(FigureError, "ne font pas 4 vagues"):
+            figures.gemm_stream_k_waves(data)
 
 
 class TileOrdersTest(unittest.TestCase):

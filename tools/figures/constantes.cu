@@ -7,11 +7,15 @@
  *
  * Usage : noyaux-figures-constantes FICHIER.json
  */
+#include "gemm/common/stream_k.hpp"
 #include "gemm/common/tile_scheduler.hpp"
+#include "gemm/echelle/sizes.hpp"
 #include "gemm/echelle/ladder.cuh"
 #include "megakernels/04-megakernel-interpreteur/programme.hpp"
 #include "ressources/02-transposition/transposition.cuh"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -206,6 +210,57 @@ void tile_orders(Json& json) {
     json.close_list().close();
 }
 
+// --- Étape 19 : faits matériels cités (pas des constantes de noyau) ----------------------
+// H100 SXM et H200 : 132 SM (fiches techniques de NVIDIA) ; capacité de calcul 9.0 : 228 Kio
+// de mémoire partagée par SM, dont 1 Kio réservé par bloc, et 64 Ki registres de 32 bits par SM
+// (CUDA C++ Programming Guide, tableau des capacités de calcul).
+constexpr int kHopperSms = 132;
+constexpr int kHopperSharedPerSm = 228 * 1024;
+constexpr int kHopperSharedReservedPerBlock = 1024;
+constexpr int kHopperRegistersPerSm = 64 * 1024;
+
+/**
+ * @brief Blocs de l'étape 19 par SM, bornés par la mémoire partagée (étages + mbarrier). Les
+ *        registres ne peuvent pas baisser ce nombre : même à 255 registres par thread (256
+ *        alloués), un SM garde 64 Ki / (128 × 256) = 2 blocs de 128 threads.
+ */
+constexpr int stream_k_blocks_per_sm() {
+    using C = StreamKConfig;
+    const int per_block = int(C::shared_bytes) + C::stages * 8 + kHopperSharedReservedPerBlock;
+    return kHopperSharedPerSm / per_block;
+}
+static_assert(stream_k_blocks_per_sm() <= kHopperRegistersPerSm / (StreamKConfig::threads * 256),
+              "le nombre de blocs par SM ne doit pas dépendre du nombre de registres");
+
+/**
+ * @brief Quantification en vagues aux côtés du benchmark bf16 (harness.cuh) sur 132 SM : tuiles
+ *        de C, vagues et remplissage de la dernière (stream_k::wave_efficiency), puis la part
+ *        Stream-K de chaque bloc (stream_k::first_iteration).
+ */
+void stream_k_waves(Json& json) {
+    using C = StreamKConfig;
+    const int workers = kHopperSms * stream_k_blocks_per_sm();
+    json.open("etape19").value("sm", kHopperSms).value("blocs_par_sm", stream_k_blocks_per_sm())
+        .value("blocs", workers);
+    json.open_list("formes");
+    for (const int side : ladder_bench::kBf16Sizes) {
+        const std::int64_t tiles = std::int64_t(side / C::block_m) * (side / C::block_n);
+        const std::int64_t per_tile = side / C::block_k;
+        const std::int64_t waves = (tiles + workers - 1) / workers;
+        // Stream-K : autant de blocs que d'itérations au plus, parts égales à une près.
+        const stream_k::Work work{tiles, per_tile, int(std::min<std::int64_t>(workers, tiles * per_tile))};
+        json.item().value("cote", side).value("tuiles", tiles).value("iterations_par_tuile", per_tile)
+            .value("vagues", waves).value("derniere_vague", tiles - (waves - 1) * workers)
+            .value("efficacite_pour_mille", std::llround(1000.0 * stream_k::wave_efficiency(tiles, workers)))
+            .value("blocs_stream_k", work.workers)
+            .value("part_max", stream_k::first_iteration(work, 1) - stream_k::first_iteration(work, 0))
+            .value("part_min", stream_k::first_iteration(work, work.workers) -
+                                   stream_k::first_iteration(work, work.workers - 1))
+            .end_item();
+    }
+    json.close_list().close();
+}
+
 void transpose(Json& json) {
     using namespace noyaux::ressources;
     json.open("transposition").value("tuile", kTileDim).value("lignes_de_threads", kBlockRows)
@@ -246,6 +301,7 @@ int main(int argc, char** argv) {
     mma_sync(json);
     tma_wgmma_step(json);
     tile_orders(json);
+    stream_k_waves(json);
     warp_specialized_step<WarpSpecializedConfig>(json, "etape15");
     warp_specialized_step<TwoConsumersConfig>(json, "etape16");
     cluster_step(json);

@@ -931,6 +931,58 @@ def gemm_tile_orders(constants: dict) -> Figure:
     return Figure(canvas.svg(), alt, caption)
 
 
+# --- GEMM : quantification en vagues et Stream-K (étape 19) --------------------------------
+
+def gemm_stream_k_waves(constants: dict) -> Figure:
+    """Vagues de tuiles entières sur un H100/H200, par côté du benchmark bf16, et parts Stream-K."""
+    cfg = _section(constants, "etape19")
+    sms, per_sm, blocks = cfg["sm"], cfg["blocs_par_sm"], cfg["blocs"]
+    if blocks != sms * per_sm:
+        raise FigureError(f"étape 19 : {blocks} blocs, mais {sms} SM × {per_sm} blocs par SM")
+    shapes = cfg["formes"]
+    for shape in shapes:
+        tiles, waves, last = shape["tuiles"], shape["vagues"], shape["derniere_vague"]
+        if (waves - 1) * blocks + last != tiles or not 0 < last <= blocks:
+            raise FigureError(f"étape 19 : {tiles} tuiles ne font pas {waves} vagues dont la dernière de {last}")
+        if abs(shape["efficacite_pour_mille"] - 1000 * tiles / (waves * blocks)) > 0.5:
+            raise FigureError(f"étape 19, côté {shape['cote']} : efficacité incohérente avec les vagues")
+    most = max(s["vagues"] for s in shapes)
+    left, bar_w, row_h, top = 80, 640, 58, 70
+    unit = bar_w / most
+    width, height = left + bar_w + 140, top + row_h * len(shapes) + 50
+    canvas = Canvas(width, height, "Quantification en vagues et parts Stream-K (étape 19)")
+    canvas.text(12, 24, f"Tuiles 128 × 128 entières sur {sms} SM × {per_sm} blocs = {blocks} blocs : "
+                "chaque case est une vague", bold=True)
+    lines = []
+    for row, shape in enumerate(shapes):
+        y = top + row * row_h
+        side, tiles, waves, last = shape["cote"], shape["tuiles"], shape["vagues"], shape["derniere_vague"]
+        efficiency = french_number(shape["efficacite_pour_mille"] / 10, 1)
+        canvas.text(left - 12, y + 15, f"{french_number(side, 0)}³", size=13, anchor="end", bold=True)
+        for wave in range(waves):
+            x = left + wave * unit
+            fill = last / blocks if wave == waves - 1 else 1.0
+            canvas.rect(x, y, unit, 20, PAPER, GRID, 0.8)
+            canvas.rect(x, y, unit * fill, 20, C_FILL, C_STRONG, 0.8)
+        share = (f"{shape['part_min']}" if shape["part_min"] == shape["part_max"]
+                 else f"{shape['part_min']} ou {shape['part_max']}")
+        iterations = "itération" + ("s" if shape["part_max"] > 1 else "")
+        text = (f"{french_number(tiles, 0)} tuiles, {waves} vague{'s' if waves > 1 else ''}, dernière à "
+                f"{last}/{blocks} : {efficiency} % ; Stream-K : {share} {iterations} de K par bloc "
+                f"({shape['blocs_stream_k']} blocs)")
+        canvas.text(left, y + 38, text, size=12, fill=MUTED)
+        lines.append(f"{french_number(side, 0)}³, {french_number(tiles, 0)} tuiles, {waves} vague{'s' if waves > 1 else ''}, dernière remplie à "
+                     f"{last} sur {blocks}, efficacité {efficiency} %, Stream-K {share} {iterations} par bloc")
+    canvas.text(12, height - 14, "En vert, la part des blocs occupés dans chaque vague ; calculé, non mesuré.",
+                size=12, fill=MUTED)
+    alt = (f"Pour chaque côté du benchmark bf16, une barre de cases, une par vague de {blocks} tuiles ({sms} SM "
+           f"d'un H100 ou d'un H200, {per_sm} blocs par SM) ; la dernière case n'est remplie qu'en partie. "
+           "Par côté : " + " ; ".join(lines) + ".")
+    caption = (f"Quantification en vagues sur {sms} SM, calculée par la logique hôte de Stream-K : "
+               "Stream-K donne à chaque bloc la même part d'itérations, à une près.")
+    return Figure(canvas.svg(), alt, caption)
+
+
 # --- GEMM : spécialisation des warps (étapes 15 et 16) ---------------------------------------
 
 def _producer_consumer_schedule(stages: int, tiles: int) -> list[dict]:
@@ -1403,6 +1455,7 @@ FIGURES: dict[str, Callable[[dict], Figure]] = {
     "gemm-double-tampon": gemm_double_buffer,
     "gemm-tma-wgmma": gemm_tma_wgmma,
     "gemm-ordres-tuiles": gemm_tile_orders,
+    "gemm-vagues-stream-k": gemm_stream_k_waves,
     "gemm-roofline": gemm_roofline,
     "gemm-specialisation-warps": gemm_warp_specialized,
     "gemm-deux-consommateurs": gemm_two_consumers,

@@ -99,19 +99,8 @@ struct PersistentKernel : TiledStep<PersistentKernel<order>, PersistentConfig, 1
     static constexpr int minimum_architecture = 90;                         ///< wgmma : sm_90a
     static constexpr const char* architecture_feature = "wgmma et la TMA";  ///< pour le message de refus
 
-    /** @brief Blocs résidents à la fois sur le GPU courant ; calculé une fois par programme. */
-    static int resident_blocks() {
-        static const int blocks = [] {
-            allow_dynamic_shared<kernel, shared_bytes>();  // l'occupation tient compte de cette permission
-            int device = 0, multiprocessors = 0, per_multiprocessor = 0;
-            NOYAUX_CUDA_CHECK(cudaGetDevice(&device));
-            NOYAUX_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-            NOYAUX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel,
-                                                                            PersistentConfig::threads, shared_bytes));
-            return std::max(1, multiprocessors * per_multiprocessor);
-        }();
-        return blocks;
-    }
+    /** @brief Blocs résidents à la fois sur le GPU courant (common/tma_wgmma.cuh). */
+    static int resident_blocks() { return gemm::resident_blocks<kernel, PersistentConfig::threads, shared_bytes>(); }
 
     /** @brief Une grille à une dimension : min(tuiles, blocs résidents). */
     static LaunchGeometry geometry(const Shape& shape) {

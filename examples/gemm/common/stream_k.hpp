@@ -60,19 +60,59 @@ NOYAUX_HOST_DEVICE constexpr std::int64_t first_iteration(const Work& work, std:
     return worker * base + (worker < extra ? worker : extra);
 }
 
-/** @brief Les morceaux du bloc @p worker, dans l'ordre : ses itérations [début, fin) découpées par tuile. */
+/**
+ * @brief Le bloc qui tient l'itération @p iteration (rang global) : l'inverse de
+ *        first_iteration. Les `extra` premiers blocs ont base + 1 itérations, les autres base.
+ */
+NOYAUX_HOST_DEVICE constexpr std::int64_t worker_of(const Work& work, std::int64_t iteration) {
+    const std::int64_t total = work.tiles * work.iterations_per_tile;
+    const std::int64_t base = total / work.workers, extra = total % work.workers;
+    const std::int64_t long_part = extra * (base + 1);  // itérations des blocs à base + 1
+    return iteration < long_part ? iteration / (base + 1) : extra + (iteration - long_part) / base;
+}
+
+/**
+ * @brief Les morceaux d'un bloc, l'un après l'autre : ses itérations [début, fin) découpées
+ *        par tuile. Sans allocation, pour l'hôte comme pour le noyau.
+ */
+class SegmentCursor {
+public:
+    /** @brief Le curseur du bloc @p worker ; aucun morceau avant le premier next(). */
+    NOYAUX_HOST_DEVICE constexpr SegmentCursor(const Work& work, std::int64_t worker)
+        : per_tile_(work.iterations_per_tile), next_(first_iteration(work, worker)),
+          end_(first_iteration(work, worker + 1)) {}
+
+    /** @brief Le morceau suivant dans @p segment ; faux quand le bloc n'en a plus. */
+    NOYAUX_HOST_DEVICE constexpr bool next(Segment& segment) {
+        if (next_ >= end_) return false;
+        const std::int64_t tile = next_ / per_tile_, tile_start = tile * per_tile_;
+        const std::int64_t k_end = end_ - tile_start < per_tile_ ? end_ - tile_start : per_tile_;
+        segment = {tile, next_ - tile_start, k_end, k_end == per_tile_};
+        next_ = tile_start + k_end;
+        return true;
+    }
+
+private:
+    std::int64_t per_tile_;  // itérations par tuile
+    std::int64_t next_;      // prochaine itération du bloc, rang global
+    std::int64_t end_;       // fin (exclue) des itérations du bloc
+};
+
+/**
+ * @brief Les blocs qui ont commencé la tuile que termine un morceau @p finisher du bloc
+ *        @p worker : [premier, worker). Vide si ce morceau couvre toute la tuile.
+ */
+NOYAUX_HOST_DEVICE constexpr std::int64_t first_contributor(const Work& work, const Segment& finisher,
+                                                            std::int64_t worker) {
+    return finisher.k_begin == 0 ? worker : worker_of(work, finisher.tile * work.iterations_per_tile);
+}
+
+/** @brief Les morceaux du bloc @p worker, dans l'ordre (SegmentCursor, pour l'hôte). */
 inline std::vector<Segment> segments(const Work& work, int worker) {
     check_work(work);
     std::vector<Segment> result;
-    const std::int64_t per_tile = work.iterations_per_tile;
-    std::int64_t it = first_iteration(work, worker);
-    const std::int64_t end = first_iteration(work, std::int64_t(worker) + 1);
-    while (it < end) {
-        const std::int64_t tile = it / per_tile, k_begin = it % per_tile;
-        const std::int64_t k_end = (end - tile * per_tile) < per_tile ? end - tile * per_tile : per_tile;
-        result.push_back({tile, k_begin, k_end, k_end == per_tile});
-        it = tile * per_tile + k_end;
-    }
+    SegmentCursor cursor(work, worker);
+    for (Segment segment; cursor.next(segment);) result.push_back(segment);
     return result;
 }
 // --8<-- [end:partition]

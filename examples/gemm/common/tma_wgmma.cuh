@@ -1,14 +1,16 @@
 /**
  * @file
- * @brief Ce que partagent les étapes TMA + wgmma (14 et 17) : les tailles de tuile, le pipeline
+ * @brief Ce que partagent les étapes TMA + wgmma (14, 17 et 19) : les tailles de tuile, le pipeline
  *        d'étages en mémoire partagée (copies TMA attendues sur un mbarrier, wgmma m64n128k16
  *        sur chaque étage), l'écriture d'une tuile de C et l'encodage des tensor maps de A et de B.
- *        Une étape n'y ajoute que l'ordre dans lequel ses blocs prennent les tuiles de C.
+ *        Une étape n'y ajoute que l'ordre dans lequel ses blocs prennent les tuiles de C (et,
+ *        pour Stream-K, les tranches de K).
  */
 #pragma once
 
 #include "gemm/common/gemm.hpp"
 #include "gemm/common/hopper.cuh"
+#include "gemm/common/kernel.cuh"
 #include "gemm/common/tma_host.cuh"
 #include "gemm/common/wgmma_descriptor.hpp"
 
@@ -43,6 +45,24 @@ static_assert(TmaWgmmaConfig::a_bytes % 1024 == 0 && TmaWgmmaConfig::b_box_bytes
               "chaque boîte commence sur un atome de permutation (1 024 octets)");
 static_assert(TmaWgmmaConfig::block_m == 2 * TmaWgmmaConfig::wgmma_m, "deux wgmma de 64 lignes par étage");
 // --8<-- [end:parametres]
+
+/**
+ * @brief Blocs de @p Kernel résidents à la fois sur le GPU courant (nombre de SM × blocs par
+ *        SM que donne le calculateur d'occupation pour @p Threads threads et @p Bytes octets de
+ *        mémoire partagée dynamique) : la grille d'un noyau persistant. Calculé une fois par programme.
+ */
+template <auto Kernel, int Threads, std::size_t Bytes>
+int resident_blocks() {
+    static const int blocks = [] {
+        allow_dynamic_shared<Kernel, Bytes>();  // l'occupation tient compte de cette permission
+        int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+        NOYAUX_CUDA_CHECK(cudaGetDevice(&device));
+        NOYAUX_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+        NOYAUX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, Kernel, Threads, Bytes));
+        return multiprocessors * per_multiprocessor > 1 ? multiprocessors * per_multiprocessor : 1;
+    }();
+    return blocks;
+}
 
 namespace tma_wgmma {
 
@@ -81,31 +101,35 @@ __device__ __forceinline__ void init_barriers(const Pipeline& p) {
 }
 
 /** @brief Thread 0 seul : l'étape @p step (de la tuile en cours, de coin m0, n0) vers son étage :
- *         une boîte de A (128 lignes × 64 de K) et deux de B (64 de K × 64 colonnes). */
-__device__ __forceinline__ void load_step(const Pipeline& p, int m0, int n0, int step) {
+ *         une boîte de A (128 lignes × 64 de K) et deux de B (64 de K × 64 colonnes). Le calcul
+ *         commence à la tranche @p first_step de K (0 sauf pour Stream-K, qui coupe K). */
+__device__ __forceinline__ void load_step(const Pipeline& p, int m0, int n0, int step, int first_step = 0) {
     using C = TmaWgmmaConfig;
     const int s = (p.steps_done + step) % C::stages;
     unsigned char* const a_tile = p.tiles + s * C::stage_bytes;
     unsigned char* const b_tile = a_tile + C::a_bytes;
     hopper::mbarrier_arrive_expect_tx(&p.full[s], C::stage_bytes);
-    hopper::tma_load_2d(a_tile, p.map_a, &p.full[s], step * C::block_k, m0);
+    const int k0 = (first_step + step) * C::block_k;
+    hopper::tma_load_2d(a_tile, p.map_a, &p.full[s], k0, m0);
     for (int box = 0; box < C::block_n / C::box_cols; ++box)
-        hopper::tma_load_2d(b_tile + box * C::b_box_bytes, p.map_b, &p.full[s], n0 + box * C::box_cols,
-                            step * C::block_k);
+        hopper::tma_load_2d(b_tile + box * C::b_box_bytes, p.map_b, &p.full[s], n0 + box * C::box_cols, k0);
 }
 
-/** @brief Thread 0 seul : remplit les premiers étages avec les premières étapes d'une tuile. */
-__device__ __forceinline__ void load_prologue(const Pipeline& p, int m0, int n0, int steps) {
-    for (int step = 0; step < TmaWgmmaConfig::stages && step < steps; ++step) load_step(p, m0, n0, step);
+/** @brief Thread 0 seul : remplit les premiers étages avec les premières étapes d'une tuile
+ *         (à partir de la tranche @p first_step de K). */
+__device__ __forceinline__ void load_prologue(const Pipeline& p, int m0, int n0, int steps, int first_step = 0) {
+    for (int step = 0; step < TmaWgmmaConfig::stages && step < steps; ++step) load_step(p, m0, n0, step, first_step);
 }
 
 /**
  * @brief Tout le warpgroup : la tuile (m0, n0) sur toute la profondeur K, son prologue déjà
  *        émis. Chaque étage attendu sur son mbarrier reçoit 8 wgmma (2 moitiés de M × 4 pas de K) ;
  *        une fois finis ceux de l'étage précédent, le thread 0 y recharge l'étape qui vient trois
- *        étages plus loin. Au retour, tous les wgmma sont finis et `steps_done` avancé.
+ *        étages plus loin. Au retour, tous les wgmma sont finis et `steps_done` avancé. @p steps
+ *        tranches de K à partir de @p first_step : toute la profondeur, ou la part Stream-K d'un bloc.
  */
-__device__ __forceinline__ void compute_tile(Pipeline& p, int m0, int n0, int steps, Accumulator& acc) {
+__device__ __forceinline__ void compute_tile(Pipeline& p, int m0, int n0, int steps, Accumulator& acc,
+                                             int first_step = 0) {
     using C = TmaWgmmaConfig;
     for (int half = 0; half < 2; ++half)
         for (int i = 0; i < 64; ++i) acc[half][i] = 0.0f;
@@ -133,7 +157,7 @@ __device__ __forceinline__ void compute_tile(Pipeline& p, int m0, int n0, int st
         // garantit que ceux des quatre warps le sont avant que la TMA n'écrase cet étage.
         hopper::wgmma_wait_group<1>();
         __syncthreads();
-        if (threadIdx.x == 0 && step > 0 && step - 1 + C::stages < steps) load_step(p, m0, n0, step - 1 + C::stages);
+        if (threadIdx.x == 0 && step > 0 && step - 1 + C::stages < steps) load_step(p, m0, n0, step - 1 + C::stages, first_step);
     }
     hopper::wgmma_wait_group<0>();
     p.steps_done += steps;

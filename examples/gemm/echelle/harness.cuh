@@ -22,6 +22,7 @@
 #include "gemm/common/cublas_gemm.cuh"
 #include "gemm/common/gemm.hpp"
 #include "gemm/common/kernel.cuh"
+#include "gemm/echelle/sizes.hpp"
 
 #include "common/cuda_check.cuh"
 #include "common/device.cuh"
@@ -56,10 +57,6 @@ using noyaux::gemm::InputTraits;
 using noyaux::gemm::GemmKernel;
 using noyaux::gemm::Shape;
 
-/** @brief Côtés mesurés ; 8192 seulement si la mémoire libre suffit. */
-constexpr int kSizes[] = {128, 256, 512, 1024, 2048, 4096, 8192};
-/** @brief Côtés mesurés en bf16 : les Tensor Cores ne s'occupent vraiment qu'à partir de 512. */
-constexpr int kBf16Sizes[] = {512, 1024, 2048, 4096, 8192};
 /**
  * @brief Formes mesurées au-delà des carrés : un côté qui n'est multiple d'aucune tuile
  *        (4000³), deux formes allongées (C large et K court, puis C étroit et K long), et une

@@ -33,6 +33,7 @@
 #include "gemm/16-deux-consommateurs/deux-consommateurs.cuh"
 #include "gemm/17-persistant/persistant.cuh"
 #include "gemm/18-clusters/clusters.cuh"
+#include "gemm/19-stream-k/stream-k.cuh"
 
 namespace noyaux::gemm {
 
@@ -73,7 +74,8 @@ using Bf16Ladder = KernelList<
     PersistentRowMajorKernel,  // en lignes
     PersistentGroupedKernel,   // bandes de 8 lignes de tuiles
     PersistentHilbertKernel,   // courbe de Hilbert
-    ClusterKernel              // 18-clusters : clusters de 2 blocs, A diffusée par la TMA (sm_90a)
+    ClusterKernel,             // 18-clusters : clusters de 2 blocs, A diffusée par la TMA (sm_90a)
+    StreamKKernel              // 19-stream-k : parts égales des itérations de K (sm_90a)
     >;
 // --8<-- [end:echelle]
 

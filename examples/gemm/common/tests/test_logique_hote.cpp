@@ -166,6 +166,30 @@ TEST(StreamK, ABlockSpansTileBoundaries) {
     EXPECT_TRUE(second.front().finishes_tile);
 }
 
+TEST(StreamK, FinisherKnowsEveryContributor) {
+    // Le bloc qui termine une tuile attend exactement les blocs qui en tiennent une partie :
+    // first_contributor et worker_of, le code même du noyau, contre la partition complète.
+    for (const stream_k::Work work : {stream_k::Work{7, 5, 3}, stream_k::Work{35, 3, 8}, stream_k::Work{9, 5, 8},
+                                      stream_k::Work{2, 3, 8}, stream_k::Work{1024, 64, 132}}) {
+        std::map<std::int64_t, std::vector<int>> holders;  // tuile -> blocs qui en calculent une part
+        for (int worker = 0; worker < work.workers; ++worker)
+            for (const stream_k::Segment& segment : stream_k::segments(work, worker)) {
+                holders[segment.tile].push_back(worker);
+                if (!segment.finishes_tile) continue;
+                const std::int64_t first = stream_k::first_contributor(work, segment, worker);
+                std::vector<int> expected;
+                for (std::int64_t w = first; w <= worker; ++w) expected.push_back(int(w));
+                EXPECT_EQ(holders[segment.tile], expected) << "tuile " << segment.tile << ", " << work.workers << " blocs";
+            }
+        const std::int64_t total = work.tiles * work.iterations_per_tile;
+        for (std::int64_t it = 0; it < total; ++it) {
+            const std::int64_t w = stream_k::worker_of(work, it);
+            ASSERT_LE(stream_k::first_iteration(work, w), it);
+            ASSERT_LT(it, stream_k::first_iteration(work, w + 1));
+        }
+    }
+}
+
 TEST(StreamK, WaveQuantisation) {
     // 4096² en tuiles 128×128 sur 132 SM : 1024 tuiles, 8 vagues dont la dernière à 100/132.
     EXPECT_NEAR(stream_k::wave_efficiency(1024, 132), 1024.0 / 1056.0, 1e-12);
