@@ -1,23 +1,20 @@
 /**
  * @file
  * @brief Balayage de l'étape 8 : chaque configuration de SweptConfigurations, puis cuBLAS,
- *        à 1024, 2048 et 4096, avec les outils du benchmark de l'échelle (L2 vidé, C remis,
- *        contrôle contre cuBLAS, médiane). ci/gpu-check enregistre le résultat par GPU ;
- *        benchmarks nommés BM_Gemm/sgemm_tunable_<BM>x<BN>x<BK>_<TM>x<TN>/<taille>.
+ *        à 1024, 2048 et 4096 (echelle/sweep.cuh, commun aux étapes 8 et 11 : L2 vidé,
+ *        C remis, contrôle contre cuBLAS, médiane). ci/gpu-check enregistre le résultat par
+ *        GPU ; benchmarks nommés BM_Gemm/sgemm_tunable_<BM>x<BN>x<BK>_<TM>x<TN>/<taille>.
  */
 #include "recherche-parametres.cuh"
 
-#include "gemm/echelle/harness.cuh"
+#include "gemm/echelle/sweep.cuh"
 
 #include <string>
 
 namespace {
 
 using namespace noyaux::gemm::ladder_bench;
-using noyaux::gemm::ConfigurationList;
 using noyaux::gemm::TunableKernel;
-
-constexpr int kSweepSizes[] = {1024, 2048, 4096};
 
 /** @brief Nom d'une configuration, sans « / » : sgemm_tunable_128x128x16_8x8. */
 template <int BM, int BN, int BK, int TM, int TN>
@@ -26,18 +23,8 @@ std::string label(TunableKernel<BM, BN, BK, TM, TN>) {
            std::to_string(BK) + "_" + std::to_string(TM) + "x" + std::to_string(TN);
 }
 
-template <typename... Kernels>
-void register_sweep(ConfigurationList<Kernels...>) {
-    for (const int n : kSweepSizes) {
-        (register_gemm(label(Kernels{}).c_str(), n,
-                       [n](benchmark::State& state) { bench_kernel<Kernels>(state, n); }),
-         ...);
-        register_gemm("cublas", n, [n](benchmark::State& state) { bench_cublas(state, n); });
-    }
-}
-
 const bool registered = [] {
-    register_sweep(noyaux::gemm::SweptConfigurations{});
+    register_sweep(noyaux::gemm::SweptConfigurations{}, [](auto kernel) { return label(kernel); });
     return true;
 }();
 

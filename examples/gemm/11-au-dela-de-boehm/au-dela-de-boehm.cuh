@@ -8,6 +8,8 @@
  */
 #pragma once
 
+#include "dimensions-principales.hpp"
+
 #include "gemm/common/kernel.cuh"
 #include "gemm/common/tile_scheduler.hpp"
 
@@ -337,13 +339,6 @@ __global__ void __launch_bounds__(BeyondBoehmGeometry<BM, BN, BK, STAGES, BLOCKS
 }
 
 // --8<-- [start:lancement]
-/** @brief Dimensions principales de A, B et C (distance entre deux lignes, en flottants). */
-struct LeadingDimensions {
-    std::int64_t lda;  ///< au moins K
-    std::int64_t ldb;  ///< au moins N
-    std::int64_t ldc;  ///< au moins N
-};
-
 /**
  * @brief L'étape 11 pour le lanceur, les tests et le benchmark communs : toute forme
  *        (granularité 1×1×1), toute adresse de float, toute dimension principale.

@@ -1,8 +1,8 @@
 /**
  * @file
  * @brief Outils du benchmark de l'échelle GEMM, partagés par echelle/bench.cu (toute
- *        l'échelle) et par le balayage de l'étape 8 : matrices sur le GPU, contrôle contre
- *        cuBLAS, boucle chronométrée (L2 vidé et C remis hors mesure), inscription.
+ *        l'échelle) et par les balayages des étapes 8 et 11 (sweep.cuh) : matrices sur le GPU,
+ *        contrôle contre cuBLAS, boucle chronométrée (L2 vidé et C remis hors mesure), inscription.
  *
  * Ce qui est mesuré, et pourquoi (comparaison avec SGEMM_CUDA dans docs/gemm/synthese.md) :
  * - chaque noyau est d'abord comparé à cuBLAS, une fois par taille ; s'il s'en écarte au-delà
