@@ -3,7 +3,8 @@
  * @brief Ce que partagent les exemples de Tensor Cores de Hopper et de Blackwell qui lisent
  *        leurs opérandes en mémoire partagée par descripteur : la disposition « K-major » sans
  *        permutation (matrices élémentaires de 8 lignes × 16 octets), les champs communs du
- *        descripteur de mémoire partagée, et la conversion bf16 sur l'hôte.
+ *        descripteur de mémoire partagée, la place des accumulateurs de wgmma dans D, et la
+ *        conversion bf16 sur l'hôte.
  */
 #pragma once
 
@@ -59,6 +60,30 @@ inline std::uint64_t make_smem_descriptor(std::uint32_t address, std::uint32_t l
     return encode_smem_descriptor(address, lbo, sbo);
 }
 // --8<-- [end:disposition]
+
+/** @brief Place d'un accumulateur dans la sortie D d'une instruction. */
+struct AccumulatorPosition {
+    int row;  ///< ligne de D
+    int col;  ///< colonne de D
+};
+
+// --8<-- [start:fragment-wgmma]
+/**
+ * @brief Place de l'accumulateur @p reg du thread @p thread (0 à 127) d'un warpgroup dans la
+ *        sortie D (64 × N, f32) d'un wgmma m64nNk16, qui laisse N / 2 accumulateurs par thread.
+ *        Le warp w tient les lignes 16w à 16w + 15 ; la lane l, dans chaque bande de 8
+ *        colonnes (reg / 4), les colonnes 2(l mod 4) et suivante (reg pair, puis impair), à la
+ *        ligne l / 4 (reg mod 4 < 2) puis l / 4 + 8. Deux registres voisins (2i, 2i + 1) sont
+ *        donc deux colonnes voisines : l'épilogue les écrit ensemble.
+ *        Source : PTX ISA, « Asynchronous Warpgroup Level Matrix Multiply-Accumulate
+ *        Instructions », « Register Fragments » (fragment de D en m64nNk16).
+ */
+NOYAUX_HOST_DEVICE constexpr AccumulatorPosition wgmma_accumulator_position(int thread, int reg) {
+    const int warp = thread / 32;
+    const int lane = thread % 32;
+    return {16 * warp + lane / 4 + 8 * ((reg / 2) % 2), 8 * (reg / 4) + 2 * (lane % 4) + reg % 2};
+}
+// --8<-- [end:fragment-wgmma]
 
 /** @brief bf16 : les 16 bits de poids fort d'un float (troncature, exacte pour les petits entiers). */
 inline std::uint16_t to_bf16(float value) {

@@ -130,5 +130,31 @@ class FfmaShare(unittest.TestCase):
         self.assertFalse(verifier_sass.valid("part-ffma>90"))
 
 
+def hgmma_kernel(lines: list[str]) -> code_machine.Kernel:
+    """Un noyau fait des instructions @p lines, dans l'ordre."""
+    instructions = [(f"{16 * i:04x}", text) for i, text in enumerate(lines + ["EXIT"])]
+    return code_machine.Kernel("_Z1kv", "k()", instructions, registers=168, local=0)
+
+
+class ChainedWgmma(unittest.TestCase):
+    def test_chained_wgmma_pass(self):
+        kernel = hgmma_kernel(["WARPGROUP.ARRIVE",
+                               "HGMMA.64x128x16.F32.BF16 R24, gdesc[UR12].tnspB, R24",
+                               "HGMMA.64x128x16.F32.BF16 R24, gdesc[UR16].tnspB, R24, gsb0",
+                               "WARPGROUP.DEPBAR.LE gsb0, 0x1"])
+        self.assertIsNone(verifier_sass.check(kernel, "wgmma-enchaines"))
+
+    def test_serialized_wgmma_fail(self):
+        # Ce que ptxas produit après la note C7515 : une attente complète après chaque HGMMA.
+        kernel = hgmma_kernel(["WARPGROUP.ARRIVE",
+                               "HGMMA.64x128x16.F32.BF16 R24, gdesc[UR12].tnspB, R24, gsb0",
+                               "WARPGROUP.DEPBAR.LE gsb0, 0x0",
+                               "WARPGROUP.ARRIVE",
+                               "HGMMA.64x128x16.F32.BF16 R24, gdesc[UR16].tnspB, R24, gsb0",
+                               "WARPGROUP.DEPBAR.LE gsb0, 0x0"])
+        self.assertRegex(verifier_sass.check(kernel, "wgmma-enchaines"), "sérialisés par ptxas : les 2 HGMMA")
+        self.assertTrue(verifier_sass.valid("wgmma-enchaines"))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -11,6 +11,10 @@ attentes sont déclarées par l'exemple dans son CMakeLists.txt :
                          (@P0, @!P1…) : la branche est devenue de la prédication
     sans-debordement     ni LDL ni STL, et aucune mémoire locale (pas de spill)
     registres<=N         au plus N registres par thread
+    wgmma-enchaines      au moins une HGMMA sans « gsb0 » : des wgmma partent l'un après
+                         l'autre sans attendre le précédent. Quand ptxas les sérialise (note
+                         C7515, par ex. si du code ordinaire redéfinit un accumulateur pendant
+                         le pipeline), chaque HGMMA porte gsb0 et est suivie d'une attente
     entrees==N           exactement N noyaux (points d'entrée) de ce nom dans le binaire,
                          pour chaque architecture : un megakernel en compte un seul
     part-ffma>=P         la boucle principale (celle qui a le plus de FFMA, comme sur les
@@ -120,6 +124,12 @@ def check(kernel: Kernel, expectation: str) -> str | None:
         if verb == "absent" and found:
             return f"instruction {pattern} présente (>>) :\n{excerpt(kernel, pattern)}"
         return None
+    if expectation == "wgmma-enchaines":
+        hgmma = [text for _, text in kernel.instructions if matches(text, "HGMMA")]
+        if any(not re.search(r"\bgsb0\b", text) for text in hgmma):
+            return None
+        return (f"wgmma sérialisés par ptxas : les {len(hgmma)} HGMMA attendent chacune la fin de la précédente "
+                f"(gsb0, puis WARPGROUP.DEPBAR) ; code machine du noyau :\n{excerpt(kernel, 'HGMMA')}")
     if expectation == "sans-debordement":
         spills = [text for _, text in kernel.instructions if opcode(text).split(".")[0] in ("LDL", "STL")]
         if spills or kernel.local:
@@ -146,7 +156,7 @@ def parse_expectation(text: str) -> tuple[str | None, str]:
 def valid(expectation: str) -> bool:
     words = expectation.split()
     return ((len(words) == 2 and words[0] in ("contient", "absent", "predique"))
-            or expectation == "sans-debordement"
+            or expectation in ("sans-debordement", "wgmma-enchaines")
             or re.fullmatch(r"registres<=\d+", expectation) is not None
             or re.fullmatch(r"entrees==\d+", expectation) is not None
             or re.fullmatch(r"part-ffma>=\d+(\.\d+)?", expectation) is not None
@@ -166,7 +176,8 @@ def main() -> int:
     for _, expectation in expectations:
         if not valid(expectation):
             print(f"verifier_sass : attente invalide « {expectation} » ; formes admises : "
-                  "contient MOTIF, absent MOTIF, predique MOTIF, sans-debordement, registres<=N, entrees==N, "
+                  "contient MOTIF, absent MOTIF, predique MOTIF, sans-debordement, wgmma-enchaines, registres<=N, "
+                  "entrees==N, "
                   "part-ffma>=P, warps-par-sm>=N",
                   file=sys.stderr)
             return 2

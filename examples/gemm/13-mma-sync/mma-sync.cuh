@@ -11,6 +11,7 @@
 
 #include "gemm/common/ampere_ptx.cuh"
 #include "gemm/common/bank_model.hpp"
+#include "gemm/common/fragment_epilogue.cuh"
 #include "common/host_device.hpp"
 #include "gemm/common/kernel.cuh"
 
@@ -193,21 +194,14 @@ __global__ void __launch_bounds__(MmaSyncConfig::threads, MmaSyncConfig::min_blo
 
     // Épilogue : la lane tient, pour chaque fragment 16×8, les colonnes 2·(lane % 4) et
     // 2·(lane % 4) + 1 des lignes lane / 4 et lane / 4 + 8 ; deux flottants voisins, écrits
-    // par float2. Avec β = 0, C n'est jamais lu (sémantique BLAS).
+    // en un accès de 8 octets. Avec β = 0, C n'est jamais lu (sémantique BLAS).
     const int row0 = block_row + Index::warp_row(warp) + lane / 4;
     const int col0 = block_col + Index::warp_col(warp) + 2 * (lane % 4);
     for (int i = 0; i < C::tiles_m; ++i)
         for (int j = 0; j < C::tiles_n; ++j)
-            for (int half = 0; half < 2; ++half) {
-                float2* out = reinterpret_cast<float2*>(&c[(row0 + C::mma_m * i + 8 * half) * n + col0 + C::mma_n * j]);
-                float2 value{alpha * acc[i][j][2 * half], alpha * acc[i][j][2 * half + 1]};
-                if (beta != 0.0f) {
-                    const float2 old = *out;
-                    value.x += beta * old.x;
-                    value.y += beta * old.y;
-                }
-                *out = value;
-            }
+            for (int half = 0; half < 2; ++half)
+                update_c2(&c[(row0 + C::mma_m * i + 8 * half) * n + col0 + C::mma_n * j], acc[i][j][2 * half],
+                          acc[i][j][2 * half + 1], alpha, beta);
 }
 // --8<-- [end:noyau]
 

@@ -4,13 +4,17 @@
  *        en bf16, contre la référence CPU et, sur GPU, contre cuBLAS (cublasGemmEx, bf16 → fp32) ;
  *        sur l'émulateur simt, qui exécute la TMA, les mbarrier et wgmma. Sur un GPU antérieur à
  *        Hopper, ces tests sont ignorés (GTEST_SKIP), avec la raison. S'y ajoute la mémoire des
- *        tensor maps du lanceur.
+ *        tensor maps du lanceur, seul test propre d'une étape écrit en GoogleTest sous nvcc : il
+ *        encode des tensor maps par le pilote, ce qui ne peut se faire qu'une fois le programme
+ *        lancé, et pas à l'initialisation statique où les autres étapes calculent leurs faits.
  */
 #include "tma-wgmma.cuh"
 
-#include "gemm/common/test_suite.cuh"
+#include "gemm/common/ladder_registration.cuh"
 
 #include "common/device_buffer.cuh"
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>

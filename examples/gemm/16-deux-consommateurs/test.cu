@@ -6,21 +6,21 @@
  */
 #include "deux-consommateurs.cuh"
 
-#include "gemm/common/test_suite.cuh"
+#include "gemm/common/ladder_registration.cuh"
 
 namespace noyaux::gemm {
 // --8<-- [start:garanties]
-// La suite commune de l'échelle (common/ladder_tests.cpp), en bf16, appliquée à TwoConsumersKernel.
-const LadderTests<TwoConsumersKernel> ladder_tests{"TwoConsumers"};
+// La suite commune de l'échelle (common/ladder_tests.cpp), en bf16, appliquée à TwoConsumersKernel,
+// plus 9 pas de K sur 3 étages : un étage n'est rendu au producteur qu'après les 8 arrivées
+// (4 warps × 2 consommateurs) ; un consommateur oublié bloque le producteur.
+namespace {
+using Tile = TwoConsumersConfig;  ///< les dimensions de la tuile de l'étape
+}
+const LadderTests<TwoConsumersKernel> ladder_tests{
+    "TwoConsumers",
+    {.exact = {{2 * Tile::block_m, Tile::block_n, 9 * Tile::block_k}}}};
 // La page de l'étape donne l'occupation pour cette mémoire partagée dynamique.
 static_assert(TwoConsumersKernel::shared_bytes == 148480, "mettre à jour la page de l'étape 16 (occupation)");
 // --8<-- [end:garanties]
 
-TEST(Pipeline, BothConsumersReleaseEveryStage) {
-    // 9 pas de K sur 3 étages : un étage n'est rendu au producteur qu'après les 8 arrivées
-    // (4 warps × 2 consommateurs) ; un consommateur oublié bloque le producteur.
-    using C = TwoConsumersConfig;
-    expect_correct_or_rejected<TwoConsumersKernel>({2 * C::block_m, C::block_n, 9 * C::block_k}, 1.0f, 0.0f,
-                                                   Values::small_integers);
-}
 }  // namespace noyaux::gemm

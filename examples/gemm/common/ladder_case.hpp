@@ -46,6 +46,8 @@ struct LadderCase {
     std::vector<float> (*run_cublas)(const HostProblemOf<Input>&) = nullptr;
     /** @brief Formes de plus, au-delà des quelques tuiles des tests communs, où le résultat doit être exact. */
     std::vector<Shape> exact_shapes;
+    /** @brief Formes de plus que l'étape doit refuser (UnsupportedShapeError) avant tout lancement. */
+    std::vector<Shape> rejected_shapes;
 };
 
 /**
@@ -80,12 +82,5 @@ const std::vector<LadderCase<Input>>& ladder_cases();
 template <typename Input>
 void expect_correct_or_rejected(const LadderCase<Input>& kernel, Shape shape, float alpha, float beta,
                                 Values values);
-
-/**
- * @brief Exactitude à grande taille : entiers de -2 à 2, dont tout produit partiel est exact
- *        en fp32 (|somme| ≤ 4·K < 2²⁴) ; le résultat doit égaler la référence bit à bit.
- */
-template <typename Input>
-void expect_exact_at(const LadderCase<Input>& kernel, const Shape& shape);
 
 }  // namespace noyaux::gemm

@@ -44,22 +44,30 @@ LadderCase<input_of<Kernel>> make_ladder_case(std::string test_name) {
 }
 
 /**
+ * @brief Les formes qu'une étape ajoute aux tests communs, là où son pipeline ou sa forme le
+ *        demandent : un K assez profond pour que chaque étage serve plusieurs fois, un
+ *        cluster incomplet…
+ */
+struct ExtraShapes {
+    std::vector<Shape> exact = {};     ///< le résultat doit y être exact (entiers petits, α = 1, β = 0)
+    std::vector<Shape> rejected = {};  ///< l'étape doit les refuser avant tout lancement
+};
+
+/**
  * @brief Inscrit les étapes @p Kernels (une, ou chaque configuration d'un balayage) : les
  *        tests communs les exécuteront sous les noms « préfixe » ou « préfixe_0 », « préfixe_1 »…
  */
 template <GemmKernel... Kernels>
 struct LadderTests {
-    /**
-     * @brief Inscrit, à l'initialisation statique du programme de test ; @p exact_shapes : des
-     *        formes de plus, où chaque étape doit calculer juste au bit près (entiers petits).
-     */
-    explicit LadderTests(const std::string& prefix, const std::vector<Shape>& exact_shapes = {}) {
+    /** @brief Inscrit, à l'initialisation statique du programme de test, avec les formes @p extra. */
+    explicit LadderTests(const std::string& prefix, const ExtraShapes& extra = {}) {
         int index = 0;
         const auto name = [&] {
             return sizeof...(Kernels) == 1 ? prefix : prefix + "_" + std::to_string(index++);
         };
         const auto add = [&](auto ladder_case) {
-            ladder_case.exact_shapes = exact_shapes;
+            ladder_case.exact_shapes = extra.exact;
+            ladder_case.rejected_shapes = extra.rejected;
             register_ladder_case(std::move(ladder_case));
         };
         (add(make_ladder_case<Kernels>(name())), ...);

@@ -149,6 +149,15 @@ NOYAUX_LADDER_TEST(SizesThatAreNotMultiplesOfTheTile) {
 }
 // --8<-- [end:garanties]
 
+template void expect_correct_or_rejected<float>(const LadderCase<float>&, Shape, float, float, Values);
+template void expect_correct_or_rejected<bf16>(const LadderCase<bf16>&, Shape, float, float, Values);
+
+namespace {
+
+/**
+ * @brief Exactitude à grande taille : entiers de -2 à 2, dont tout produit partiel est exact
+ *        en fp32 (|somme| ≤ 4·K < 2²⁴) ; le résultat doit égaler la référence bit à bit.
+ */
 template <typename Input>
 void expect_exact_at(const LadderCase<Input>& kernel, const Shape& shape) {
     const HostProblemOf<Input> problem = make_problem<Input>(shape, 1.0f, 0.0f, Values::small_integers);
@@ -162,13 +171,6 @@ void expect_exact_at(const LadderCase<Input>& kernel, const Shape& shape) {
                          << first % std::size_t(shape.n) << "] = " << result[first] << " au lieu de "
                          << reference.c[first];
 }
-
-template void expect_correct_or_rejected<float>(const LadderCase<float>&, Shape, float, float, Values);
-template void expect_correct_or_rejected<bf16>(const LadderCase<bf16>&, Shape, float, float, Values);
-template void expect_exact_at<float>(const LadderCase<float>&, const Shape&);
-template void expect_exact_at<bf16>(const LadderCase<bf16>&, const Shape&);
-
-namespace {
 
 NOYAUX_LADDER_TEST(InnerDimensionOfOne) {
     Shape shape = shape_from_tiles(kernel, 1, 1, 1);
@@ -281,19 +283,26 @@ void agrees_with_cublas(const LadderCase<Input>& kernel) {
 TEST_P(GemmCublasTest, AgreesWithCublas) { agrees_with_cublas(GetParam()); }
 TEST_P(GemmBf16CublasTest, AgreesWithCublas) { agrees_with_cublas(GetParam()); }
 
-/** @brief Les étapes qui inscrivent des formes de plus (LadderTests, exact_shapes). */
+/** @brief Les étapes qui inscrivent des formes de plus (LadderTests, ExtraShapes). */
 template <typename Input>
-class LargeShapeTest : public testing::TestWithParam<LadderCase<Input>> {};
+class ExtraShapeTest : public testing::TestWithParam<LadderCase<Input>> {};
 
-using GemmLargeShapeTest = LargeShapeTest<float>;      ///< étapes fp32
-using GemmBf16LargeShapeTest = LargeShapeTest<bf16>;  ///< étapes bf16
+using GemmExtraShapeTest = ExtraShapeTest<float>;      ///< étapes fp32
+using GemmBf16ExtraShapeTest = ExtraShapeTest<bf16>;  ///< étapes bf16
 
-TEST_P(GemmLargeShapeTest, ExactAtLargerShapes) {
-    for (const Shape& shape : GetParam().exact_shapes) expect_exact_at(GetParam(), shape);
+template <typename Input>
+void expect_extra_shapes(const LadderCase<Input>& kernel) {
+    if (const std::string why = unavailable(kernel); !why.empty()) GTEST_SKIP() << why;
+    for (const Shape& shape : kernel.exact_shapes) expect_exact_at(kernel, shape);
+    for (const Shape& shape : kernel.rejected_shapes) {
+        const HostProblemOf<Input> problem = make_problem<Input>(shape, 1.0f, 0.0f, Values::small_integers);
+        EXPECT_THROW(kernel.run(problem), UnsupportedShapeError) << kernel.kernel_name << " devait refuser "
+                                                                 << to_string(shape);
+    }
 }
-TEST_P(GemmBf16LargeShapeTest, ExactAtLargerShapes) {
-    for (const Shape& shape : GetParam().exact_shapes) expect_exact_at(GetParam(), shape);
-}
+
+TEST_P(GemmExtraShapeTest, ExactOrRefusedAtListedShapes) { expect_extra_shapes(GetParam()); }
+TEST_P(GemmBf16ExtraShapeTest, ExactOrRefusedAtListedShapes) { expect_extra_shapes(GetParam()); }
 
 /** @brief Les faits calculés par les test.cu (step_facts) : chacun doit valoir ce qui est attendu. */
 class StepFactTest : public testing::TestWithParam<StepFact> {};
@@ -324,8 +333,10 @@ std::vector<LadderCase<Input>> cases_with_cublas() {
 }
 
 template <typename Input>
-std::vector<LadderCase<Input>> cases_with_larger_shapes() {
-    return cases_where<Input>([](const LadderCase<Input>& kernel) { return !kernel.exact_shapes.empty(); });
+std::vector<LadderCase<Input>> cases_with_extra_shapes() {
+    return cases_where<Input>([](const LadderCase<Input>& kernel) {
+        return !kernel.exact_shapes.empty() || !kernel.rejected_shapes.empty();
+    });
 }
 
 /** @brief Nom GoogleTest d'un fait : son étape et son rang. */
@@ -341,13 +352,13 @@ INSTANTIATE_TEST_SUITE_P(Echelle, GemmBf16LadderTest, testing::ValuesIn(ladder_c
 INSTANTIATE_TEST_SUITE_P(Echelle, GemmCublasTest, testing::ValuesIn(cases_with_cublas<float>()), case_name<float>);
 INSTANTIATE_TEST_SUITE_P(Echelle, GemmBf16CublasTest, testing::ValuesIn(cases_with_cublas<bf16>()),
                          case_name<bf16>);
-INSTANTIATE_TEST_SUITE_P(Echelle, GemmLargeShapeTest, testing::ValuesIn(cases_with_larger_shapes<float>()),
+INSTANTIATE_TEST_SUITE_P(Echelle, GemmExtraShapeTest, testing::ValuesIn(cases_with_extra_shapes<float>()),
                          case_name<float>);
-INSTANTIATE_TEST_SUITE_P(Echelle, GemmBf16LargeShapeTest, testing::ValuesIn(cases_with_larger_shapes<bf16>()),
+INSTANTIATE_TEST_SUITE_P(Echelle, GemmBf16ExtraShapeTest, testing::ValuesIn(cases_with_extra_shapes<bf16>()),
                          case_name<bf16>);
 INSTANTIATE_TEST_SUITE_P(Echelle, StepFactTest, testing::ValuesIn(step_facts()), fact_name);
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GemmLargeShapeTest);
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GemmBf16LargeShapeTest);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GemmExtraShapeTest);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GemmBf16ExtraShapeTest);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(StepFactTest);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GemmLadderTest);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GemmBf16LadderTest);

@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include "gemm/common/fragment_epilogue.cuh"
 #include "gemm/common/gemm.hpp"
 #include "gemm/common/hopper.cuh"
 #include "gemm/common/kernel.cuh"
@@ -166,29 +167,15 @@ __device__ __forceinline__ void compute_tile(Pipeline& p, int m0, int n0, int st
 
 // --8<-- [start:epilogue]
 /**
- * @brief C ← α·acc + β·C sur la tuile (m0, n0). L'accumulateur i de la lane l du warp w est à la
- *        ligne 16w + l/4 + 8·((i/2) mod 2), colonne 8·(i/4) + 2·(l mod 4) + (i mod 2) : deux
- *        colonnes voisines, écrites ensemble. Avec β = 0, C n'est jamais lu (sémantique BLAS).
+ * @brief C ← α·acc + β·C sur la tuile (m0, n0) : ses deux moitiés de 64 lignes, chacune la
+ *        sortie d'un wgmma m64n128k16 (common/fragment_epilogue.cuh). Avec β = 0, C n'est
+ *        jamais lu.
  */
 __device__ __forceinline__ void store_tile(const Accumulator& acc, int m0, int n0, int n, float alpha, float beta,
                                            float* __restrict__ c) {
-    using C = TmaWgmmaConfig;
-    const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
 #pragma unroll
     for (int half = 0; half < 2; ++half)
-#pragma unroll
-        for (int i = 0; i < 64; i += 2) {
-            const int row = m0 + half * C::wgmma_m + 16 * warp + lane / 4 + 8 * ((i / 2) % 2);
-            const int col = n0 + 8 * (i / 4) + 2 * (lane % 4);
-            float2* out = reinterpret_cast<float2*>(c + row * n + col);
-            float2 value = make_float2(alpha * acc[half][i], alpha * acc[half][i + 1]);
-            if (beta != 0.0f) {
-                const float2 old = *out;
-                value.x += beta * old.x;
-                value.y += beta * old.y;
-            }
-            *out = value;
-        }
+        store_wgmma_tile(acc[half], c, n, m0 + half * TmaWgmmaConfig::wgmma_m, n0, alpha, beta);
 }
 // --8<-- [end:epilogue]
 #endif  // NOYAUX_HAS_WGMMA

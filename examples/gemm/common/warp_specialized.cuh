@@ -11,6 +11,7 @@
  */
 #pragma once
 
+#include "gemm/common/fragment_epilogue.cuh"
 #include "gemm/common/hopper.cuh"
 #include "gemm/common/kernel.cuh"
 #include "gemm/common/tma_host.cuh"
@@ -163,7 +164,7 @@ __global__ void __launch_bounds__(C::threads, 1)
     // --8<-- [start:consommateur]
     setmaxnreg_inc<C::consumer_registers>();
     const int consumer = warpgroup - 1;
-    const int lane = int(threadIdx.x) % 32, warp = (int(threadIdx.x) % 128) / 32;
+    const int lane = int(threadIdx.x) % 32;
     float acc[C::m_tiles][C::accumulators] = {};
     for (int step = 0; step < steps; ++step) {
         const int s = step % C::stages;
@@ -199,23 +200,10 @@ __global__ void __launch_bounds__(C::threads, 1)
     wgmma_wait_group<0>();
     // --8<-- [end:consommateur]
 
-    // Épilogue, comme à l'étape 14 : l'accumulateur i de la lane l du warp w est à la ligne
-    // 16w + l/4 + 8·((i/2) mod 2), colonne 8·(i/4) + 2·(l mod 4) + (i mod 2) du wgmma.
+    // Épilogue, comme à l'étape 14 : chaque sous-tuile de 64 lignes est la sortie d'un wgmma.
 #pragma unroll
     for (int mt = 0; mt < C::m_tiles; ++mt)
-#pragma unroll
-        for (int i = 0; i < C::accumulators; i += 2) {
-            const int row = m0 + consumer * C::consumer_rows + mt * C::wgmma_m + 16 * warp + lane / 4 + 8 * ((i / 2) % 2);
-            const int col = n0 + 8 * (i / 4) + 2 * (lane % 4);
-            float2* out = reinterpret_cast<float2*>(c + row * n + col);
-            float2 value = make_float2(alpha * acc[mt][i], alpha * acc[mt][i + 1]);
-            if (beta != 0.0f) {
-                const float2 old = *out;
-                value.x += beta * old.x;
-                value.y += beta * old.y;
-            }
-            *out = value;
-        }
+        store_wgmma_tile(acc[mt], c, n, m0 + consumer * C::consumer_rows + mt * C::wgmma_m, n0, alpha, beta);
     // Aucun bloc ne quitte tant qu'un voisin peut encore écrire dans sa mémoire partagée.
     if constexpr (C::cluster > 1) cluster_sync();
 #else

@@ -1,9 +1,9 @@
 /**
  * @file
- * @brief Logique hôte de l'exemple 17 : forme de l'instruction, place de chaque accumulateur
- *        dans la sortie et référence CPU ; la disposition des opérandes en mémoire partagée et
- *        leur descripteur viennent de common/tensor_core_layout.hpp. Sans appel CUDA : testée
- *        aussi sur l'émulateur.
+ * @brief Logique hôte de l'exemple 17 : forme de l'instruction et référence CPU ; la
+ *        disposition des opérandes en mémoire partagée, leur descripteur et la place de chaque
+ *        accumulateur dans la sortie viennent de common/tensor_core_layout.hpp. Sans appel CUDA :
+ *        testée aussi sur l'émulateur.
  */
 #pragma once
 
@@ -33,24 +33,10 @@ using tensor_core::kStrideByteOffset;
 using tensor_core::make_smem_descriptor;
 using tensor_core::to_bf16;
 
-/** @brief Place d'un accumulateur dans D. */
-struct Coordinates {
-    unsigned row;  ///< ligne de D
-    unsigned col;  ///< colonne de D
-};
-
-// --8<-- [start:fragment]
-/**
- * @brief L'accumulateur @p reg (0 à 3) du thread @p thread (0 à 127) : le warp w tient les lignes
- *        16w à 16w + 15 ; dans le warp, la lane l tient les colonnes 2(l mod 4) et suivante, aux
- *        lignes l / 4 (registres 0 et 1) et l / 4 + 8 (registres 2 et 3).
- */
-__host__ __device__ constexpr Coordinates accumulator_coordinates(unsigned thread, unsigned reg) {
-    const unsigned warp = thread / 32;
-    const unsigned lane = thread % 32;
-    return {16 * warp + lane / 4 + 8 * (reg / 2), 2 * (lane % 4) + reg % 2};
-}
-// --8<-- [end:fragment]
+// La place de chaque accumulateur dans D : celle de tout wgmma m64nNk16 (ici N = 8, quatre
+// registres par thread), partagée avec l'épilogue des étapes GEMM 14 à 19.
+using tensor_core::AccumulatorPosition;
+using tensor_core::wgmma_accumulator_position;
 
 /**
  * @brief Référence CPU : D = A · B, avec A de kM × kK rangée par lignes et B donnée transposée

@@ -53,14 +53,16 @@ TEST(WgmmaHost, EachAccumulatorHasItsOwnPlace) {
     std::set<unsigned> places;
     for (unsigned t = 0; t < wg::kThreads; ++t)
         for (unsigned r = 0; r < 4; ++r) {
-            const wg::Coordinates c = wg::accumulator_coordinates(t, r);
-            ASSERT_LT(c.row, wg::kM);
-            ASSERT_LT(c.col, wg::kN);
-            places.insert(c.row * wg::kN + c.col);
+            const wg::AccumulatorPosition c = wg::wgmma_accumulator_position(int(t), int(r));
+            ASSERT_GE(c.row, 0);
+            ASSERT_GE(c.col, 0);
+            ASSERT_LT(unsigned(c.row), wg::kM);
+            ASSERT_LT(unsigned(c.col), wg::kN);
+            places.insert(unsigned(c.row) * wg::kN + unsigned(c.col));
         }
     EXPECT_EQ(places.size(), wg::kM * wg::kN);
-    EXPECT_EQ(wg::accumulator_coordinates(37, 3).row, 16u + 1 + 8);  // warp 1, lane 5
-    EXPECT_EQ(wg::accumulator_coordinates(37, 3).col, 3u);
+    EXPECT_EQ(wg::wgmma_accumulator_position(37, 3).row, 16 + 1 + 8);  // warp 1, lane 5
+    EXPECT_EQ(wg::wgmma_accumulator_position(37, 3).col, 3);
 }
 
 TEST(WgmmaHost, ReferenceMultipliesBf16Values) {

@@ -55,8 +55,8 @@ __global__ void __launch_bounds__(kThreads)
     hp::wgmma_commit_group();
     hp::wgmma_wait_group<0>();  // le groupe est terminé
 
-    for (unsigned reg = 0; reg < 4; ++reg) {
-        const Coordinates c = accumulator_coordinates(threadIdx.x, reg);
+    for (int reg = 0; reg < 4; ++reg) {
+        const AccumulatorPosition c = wgmma_accumulator_position(int(threadIdx.x), reg);
         d[c.row * kN + c.col] = acc[reg];
     }
 #else

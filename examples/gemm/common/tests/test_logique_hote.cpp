@@ -344,6 +344,34 @@ TEST(WgmmaDescriptor, MisalignedAtomReadsTheWrongElements) {
 
 // --- bf16 ---------------------------------------------------------------------------------
 
+// L'épilogue des étapes 14 à 19 (common/fragment_epilogue.cuh) : la sortie 64 × 128 d'un wgmma
+// m64n128k16 répartie sur les 64 accumulateurs des 128 threads du warpgroup.
+TEST(WgmmaFragment, EveryElementOfA64x128OutputHasOneOwner) {
+    std::set<std::pair<int, int>> seen;
+    for (int thread = 0; thread < 128; ++thread)
+        for (int reg = 0; reg < 64; ++reg) {
+            const auto [row, col] = tensor_core::wgmma_accumulator_position(thread, reg);
+            ASSERT_TRUE(row >= 0 && row < 64 && col >= 0 && col < 128) << thread << ", " << reg;
+            EXPECT_TRUE(seen.insert({row, col}).second) << "(" << row << ", " << col << ") écrit deux fois";
+        }
+    EXPECT_EQ(seen.size(), 64u * 128u);
+}
+
+TEST(WgmmaFragment, EvenAndOddRegistersAreNeighbourColumnsOnEvenBoundaries) {
+    for (int thread = 0; thread < 128; ++thread)
+        for (int reg = 0; reg < 64; reg += 2) {
+            const auto even = tensor_core::wgmma_accumulator_position(thread, reg);
+            const auto odd = tensor_core::wgmma_accumulator_position(thread, reg + 1);
+            EXPECT_EQ(odd.row, even.row);
+            EXPECT_EQ(odd.col, even.col + 1);
+            EXPECT_EQ(even.col % 2, 0) << "l'écriture de 8 octets exige une colonne paire";
+        }
+    // Le warp 2, lane 9 : lignes 32 + 2 et 32 + 2 + 8, colonnes 2 et 3 de chaque bande de 8.
+    EXPECT_EQ(tensor_core::wgmma_accumulator_position(64 + 9, 0).row, 34);
+    EXPECT_EQ(tensor_core::wgmma_accumulator_position(64 + 9, 2).row, 42);
+    EXPECT_EQ(tensor_core::wgmma_accumulator_position(64 + 9, 5).col, 8 + 3);
+}
+
 TEST(Bf16, RoundsToNearestEvenAndKeepsNaN) {
     EXPECT_EQ(to_float(to_bf16(1.0f)), 1.0f);
     EXPECT_EQ(to_float(to_bf16(-2.0f)), -2.0f);
