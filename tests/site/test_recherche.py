@@ -70,6 +70,12 @@ class StemmingTest(unittest.TestCase):
         out = self.run_query("SMs +registres -warps warp* \"mémoire\"")
         self.assertEqual(out["query"], "sms +registres -warps warp* \"mémoire\"")
 
+    def test_stop_words_are_dropped_unless_nothing_else_is_left(self):
+        # « de* » trouverait « dépendance » : la fiche du PDL passait devant celle du SM.
+        self.assertEqual(self.run_query("Multiprocesseur de flux")["query"], "multiprocesseur flux")
+        self.assertEqual(self.run_query("mémoire   partagée")["query"], "mémoir partag")
+        self.assertEqual(self.run_query("de la")["query"], "de la")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -10,6 +10,11 @@
 // requête ; « registr* » trouve alors toutes les flexions. Les mots qui portent un opérateur de
 // lunr (+, -, *, ~, ^, :, guillemets) restent tels quels.
 //
+// Les mots vides (« de », « la », « du »…) sont retirés de la requête, comme le filtre de
+// l'index (pipeline: stopWordFilter) les a retirés des pages : ils n'y trouveraient rien
+// d'exact, et, avec le joker de Material, « de* » trouverait « dépendance » ou « déborder »
+// (« Multiprocesseur de flux » menait alors à la fiche du PDL avant celle du SM).
+//
 // Les mots de trois lettres au plus ne sont racinisés ni dans l'index ni dans la requête : ce
 // sont surtout des sigles (« SMs » n'est pas le pluriel de « SM » qu'en ferait le raciniseur, et
 // la fiche qui le porte doit rester la première trouvée par « SM »).
@@ -40,15 +45,26 @@
     return stem || word;
   }
 
+  function isStopWord(lunr, word) {
+    return !lunr.fr.stopWordFilter(new lunr.Token(word.toLowerCase(), {}));
+  }
+
   function stemQuery(query) {
     const lunr = self.lunr;
     // Le raciniseur n'est chargé qu'à l'initialisation de l'index : avant, rien ne change.
     if (!lunr || !lunr.fr || !lunr.fr.stemmer) return query;
     const separator = lunr.tokenizer.separator;
+    const words = (part) => part.split(separator).filter(Boolean);
+    // Une requête faite seulement de mots vides est laissée entière : mieux vaut un résultat
+    // approché que rien.
+    const plain = query.split(/\s+/).filter((part) => part && !/^[+-]|[*~^:"]/.test(part));
+    const dropStopWords = plain.flatMap(words).some((word) => !isStopWord(lunr, word));
     return query.split(/(\s+)/).map((part) => {
       if (!part.trim() || /^[+-]|[*~^:"]/.test(part)) return part;
-      return part.split(separator).filter(Boolean).map((word) => stemWord(lunr, word)).join(" ");
-    }).join("");
+      return words(part)
+        .filter((word) => !(dropStopWords && isStopWord(lunr, word)))
+        .map((word) => stemWord(lunr, word)).join(" ");
+    }).join("").replace(/\s+/g, " ").trim();
   }
 
   // Inscrit avant celui de Material : il voit chaque message en premier. Seule la requête
