@@ -1,7 +1,8 @@
 /**
  * @file
  * @brief Opérations collectives de warp : shuffles (__shfl_sync et variantes, avec width),
- *        votes (__ballot_sync, __all_sync, __any_sync) et __syncwarp. Chaque lane dépose sa
+ *        votes (__ballot_sync, __all_sync, __any_sync), réductions (__reduce_*_sync) et
+ *        __syncwarp. Chaque lane dépose sa
  *        valeur et s'arrête ; la dernière lane du masque à arriver calcule les résultats de
  *        toutes, après avoir vérifié qu'elles font la même opération, à la même ligne.
  */
@@ -29,6 +30,12 @@ const char* warp_op_name(WarpOp op) {
         case WarpOp::exchange: return "opération collective de warp";
         case WarpOp::elect: return "elect.sync";
         case WarpOp::coalesce: return "coalesced_threads()";
+        case WarpOp::reduce_add: return "__reduce_add_sync";
+        case WarpOp::reduce_min: return "__reduce_min_sync";
+        case WarpOp::reduce_max: return "__reduce_max_sync";
+        case WarpOp::reduce_and: return "__reduce_and_sync";
+        case WarpOp::reduce_or: return "__reduce_or_sync";
+        case WarpOp::reduce_xor: return "__reduce_xor_sync";
     }
     return "opération de warp";
 }
@@ -59,6 +66,41 @@ int shuffle_source(const WarpRequest& request, unsigned lane) {
         }
         default: return -1;
     }
+}
+
+bool is_reduction(WarpOp op) { return op >= WarpOp::reduce_add && op <= WarpOp::reduce_xor; }
+
+/**
+ * @brief Réduction des valeurs de 32 bits des lanes présentes (@p lanes non nul), comme
+ *        redux.sync : sur toutes les lanes non terminées du masque. min et max comparent avec
+ *        signe si le paramètre vaut 1 (version int) ; la somme est prise modulo 2^32.
+ */
+std::uint32_t reduce_lanes(const WarpRequest& request, ThreadSlot* const lanes[kWarpSize]) {
+    bool first = true;
+    std::uint32_t result = 0;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!lanes[lane]) continue;
+        std::uint32_t value;
+        std::memcpy(&value, lanes[lane]->warp.value, sizeof value);
+        if (first) {
+            result = value;
+            first = false;
+            continue;
+        }
+        const bool is_signed = request.parameter != 0;
+        const bool less = is_signed ? std::int32_t(value) < std::int32_t(result) : value < result;
+        const bool greater = is_signed ? std::int32_t(value) > std::int32_t(result) : value > result;
+        switch (request.op) {
+            case WarpOp::reduce_add: result += value; break;
+            case WarpOp::reduce_min: result = less ? value : result; break;
+            case WarpOp::reduce_max: result = greater ? value : result; break;
+            case WarpOp::reduce_and: result &= value; break;
+            case WarpOp::reduce_or: result |= value; break;
+            case WarpOp::reduce_xor: result ^= value; break;
+            default: break;
+        }
+    }
+    return result;
 }
 
 /**
@@ -127,6 +169,16 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
 
     if (request.op == WarpOp::exchange) {
         complete_exchange(block, first, lanes, present, request);
+        return;
+    }
+
+    if (is_reduction(request.op)) {
+        const std::uint32_t reduced = reduce_lanes(request, lanes);
+        for (ThreadSlot* slot : lanes)
+            if (slot) {
+                std::memcpy(slot->warp.result, &reduced, sizeof reduced);
+                slot->state = State::ready;
+            }
         return;
     }
 

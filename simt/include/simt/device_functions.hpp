@@ -100,6 +100,40 @@ inline void __syncwarp(unsigned mask = 0xffffffffu,
 }
 inline unsigned __activemask() { return simt::detail::active_mask(); }
 
+// ---- Réductions de warp (capacité 8.0 : redux.sync) ------------------------------------
+// Chaque lane du masque reçoit la réduction des valeurs de toutes les lanes non terminées du
+// masque (PTX ISA, redux.sync) ; mêmes règles de masque que les shuffles et les votes.
+// add, min et max existent pour unsigned et int (min et max comparent alors avec signe ; la
+// somme est tronquée à 32 bits) ; and, or et xor pour unsigned seulement.
+
+namespace simt::detail {
+
+template <typename T>
+T warp_reduce(WarpOp op, unsigned mask, T value, const std::source_location& where) {
+    static_assert(sizeof(T) == 4, "simt : les réductions de warp portent sur 32 bits");
+    T result{};
+    warp_collective(op, mask, &value, &result, sizeof(T), std::is_signed_v<T> ? 1 : 0, warpSize, where);
+    return result;
+}
+
+}  // namespace simt::detail
+
+#define SIMT_WARP_REDUCE(NAME, OP, TYPE)                                                        \
+    inline TYPE NAME(unsigned mask, TYPE value,                                                \
+                     const std::source_location& where = std::source_location::current()) {    \
+        return simt::detail::warp_reduce<TYPE>(simt::detail::WarpOp::OP, mask, value, where); \
+    }
+SIMT_WARP_REDUCE(__reduce_add_sync, reduce_add, unsigned)
+SIMT_WARP_REDUCE(__reduce_add_sync, reduce_add, int)
+SIMT_WARP_REDUCE(__reduce_min_sync, reduce_min, unsigned)
+SIMT_WARP_REDUCE(__reduce_min_sync, reduce_min, int)
+SIMT_WARP_REDUCE(__reduce_max_sync, reduce_max, unsigned)
+SIMT_WARP_REDUCE(__reduce_max_sync, reduce_max, int)
+SIMT_WARP_REDUCE(__reduce_and_sync, reduce_and, unsigned)
+SIMT_WARP_REDUCE(__reduce_or_sync, reduce_or, unsigned)
+SIMT_WARP_REDUCE(__reduce_xor_sync, reduce_xor, unsigned)
+#undef SIMT_WARP_REDUCE
+
 // ---- Atomiques (mémoire globale et partagée) -------------------------------------------
 // Les blocs tournent sur plusieurs threads du système : de vraies opérations atomiques.
 // Chaque atomique cède ensuite la main, pour qu'une attente active progresse.
