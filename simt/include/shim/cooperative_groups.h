@@ -379,6 +379,48 @@ inline coalesced_group coalesced_threads(const std::source_location& where = std
     return coalesced_group(simt::detail::coalesced_lanes(where));
 }
 
+namespace detail {
+
+/** @brief Étiquette d'un thread et sa lane, lues ensemble par un seul shuffle. */
+struct LabeledLane {
+    int label;
+    unsigned lane;
+};
+
+template <typename Group>
+inline constexpr bool is_warp_group = true;
+template <unsigned Size, typename Parent>
+inline constexpr bool is_warp_group<thread_block_tile<Size, Parent>> = Size <= 32;
+
+}  // namespace detail
+
+/**
+ * @brief Partition d'un groupe coalescé ou d'une tuile d'un warp au plus selon une étiquette
+ *        (capacité 7.0) : chaque thread rejoint, dans un groupe coalescé, les threads du
+ *        parent qui ont la même étiquette. Chaque thread lit l'étiquette et la lane de chaque
+ *        rang du parent (un shuffle par rang) : tous les threads du parent doivent l'appeler.
+ */
+template <typename Group>
+coalesced_group labeled_partition(const Group& parent, int label,
+                                  const std::source_location& where = std::source_location::current()) {
+    static_assert(detail::is_warp_group<Group>,
+                  "simt : labeled_partition partitionne un groupe coalescé ou une tuile de 32 threads au plus");
+    const detail::LabeledLane own{label, simt::detail::lane_id()};
+    unsigned same = 0;
+    for (unsigned rank = 0; rank < parent.size(); ++rank) {
+        const detail::LabeledLane other = parent.shfl(own, rank, where);
+        if (other.label == label) same |= 1u << other.lane;
+    }
+    return coalesced_group(same);
+}
+
+/** @brief Partition en deux selon un prédicat : labeled_partition sur l'étiquette 0 ou 1. */
+template <typename Group>
+coalesced_group binary_partition(const Group& parent, bool predicate,
+                                 const std::source_location& where = std::source_location::current()) {
+    return labeled_partition(parent, predicate ? 1 : 0, where);
+}
+
 /**
  * @brief Partition statique en tuiles de Size threads. Une tuile de plusieurs warps se forme,
  *        comme sur GPU à partir de sm_80, par une synchronisation du groupe parent : tous ses
