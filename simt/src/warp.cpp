@@ -1,8 +1,8 @@
 /**
  * @file
  * @brief Opérations collectives de warp : shuffles (__shfl_sync et variantes, avec width),
- *        votes (__ballot_sync, __all_sync, __any_sync), réductions (__reduce_*_sync) et
- *        __syncwarp. Chaque lane dépose sa
+ *        votes (__ballot_sync, __all_sync, __any_sync), réductions (__reduce_*_sync),
+ *        correspondances (__match_any_sync, __match_all_sync) et __syncwarp. Chaque lane dépose sa
  *        valeur et s'arrête ; la dernière lane du masque à arriver calcule les résultats de
  *        toutes, après avoir vérifié qu'elles font la même opération, à la même ligne.
  */
@@ -36,6 +36,8 @@ const char* warp_op_name(WarpOp op) {
         case WarpOp::reduce_and: return "__reduce_and_sync";
         case WarpOp::reduce_or: return "__reduce_or_sync";
         case WarpOp::reduce_xor: return "__reduce_xor_sync";
+        case WarpOp::match_any: return "__match_any_sync";
+        case WarpOp::match_all: return "__match_all_sync";
     }
     return "opération de warp";
 }
@@ -101,6 +103,29 @@ std::uint32_t reduce_lanes(const WarpRequest& request, ThreadSlot* const lanes[k
         }
     }
     return result;
+}
+
+/**
+ * @brief __match_any_sync et __match_all_sync, comme match.sync : pour chaque lane présente,
+ *        les lanes présentes de même valeur (bit à bit) ; en mode all, toutes les lanes
+ *        présentes si chacune a la même valeur, sinon 0.
+ */
+void complete_match(const WarpRequest& request, ThreadSlot* const lanes[kWarpSize], unsigned present) {
+    unsigned same[kWarpSize] = {};
+    bool all_equal = true;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!lanes[lane]) continue;
+        for (unsigned other = 0; other < kWarpSize; ++other)
+            if (lanes[other] && std::memcmp(lanes[lane]->warp.value, lanes[other]->warp.value, request.size) == 0)
+                same[lane] |= 1u << other;
+        all_equal = all_equal && same[lane] == present;
+    }
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!lanes[lane]) continue;
+        const unsigned result = request.op == WarpOp::match_any ? same[lane] : (all_equal ? present : 0u);
+        std::memcpy(lanes[lane]->warp.result, &result, sizeof result);
+        lanes[lane]->state = State::ready;
+    }
 }
 
 /**
@@ -172,6 +197,10 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
         return;
     }
 
+    if (request.op == WarpOp::match_any || request.op == WarpOp::match_all) {
+        complete_match(request, lanes, present);
+        return;
+    }
     if (is_reduction(request.op)) {
         const std::uint32_t reduced = reduce_lanes(request, lanes);
         for (ThreadSlot* slot : lanes)

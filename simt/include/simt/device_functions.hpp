@@ -134,6 +134,40 @@ SIMT_WARP_REDUCE(__reduce_or_sync, reduce_or, unsigned)
 SIMT_WARP_REDUCE(__reduce_xor_sync, reduce_xor, unsigned)
 #undef SIMT_WARP_REDUCE
 
+// ---- Correspondances de warp (capacité 7.0 : match.sync) -------------------------------
+// Valeurs de 32 ou 64 bits (entiers, float, double), comparées bit à bit, entre les lanes non
+// terminées du masque (PTX ISA, match.sync).
+
+namespace simt::detail {
+
+template <typename T>
+unsigned warp_match(WarpOp op, unsigned mask, T value, const std::source_location& where) {
+    static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
+                  "simt : __match_any_sync et __match_all_sync comparent des valeurs de 32 ou 64 bits");
+    unsigned char result[sizeof(T)] = {};  // warp_collective rend sizeof(T) octets ; le masque en tête
+    warp_collective(op, mask, &value, result, sizeof(T), 0, warpSize, where);
+    unsigned lanes = 0;
+    std::memcpy(&lanes, result, sizeof lanes);
+    return lanes;
+}
+
+}  // namespace simt::detail
+
+/** @brief Les lanes du masque dont la valeur est celle de la lane appelante. */
+template <typename T>
+unsigned __match_any_sync(unsigned mask, T value,
+                          const std::source_location& where = std::source_location::current()) {
+    return simt::detail::warp_match(simt::detail::WarpOp::match_any, mask, value, where);
+}
+/** @brief Les lanes du masque si toutes ont la même valeur (@p predicate vrai), sinon 0. */
+template <typename T>
+unsigned __match_all_sync(unsigned mask, T value, int* predicate,
+                          const std::source_location& where = std::source_location::current()) {
+    const unsigned lanes = simt::detail::warp_match(simt::detail::WarpOp::match_all, mask, value, where);
+    *predicate = lanes != 0;
+    return lanes;
+}
+
 // ---- Atomiques (mémoire globale et partagée) -------------------------------------------
 // Les blocs tournent sur plusieurs threads du système : de vraies opérations atomiques.
 // Chaque atomique cède ensuite la main, pour qu'une attente active progresse.

@@ -34,7 +34,9 @@ enum class BarrierKind { sync, count, all, any };
 enum class WarpOp {
     shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync, exchange, elect, coalesce,
     // __reduce_*_sync (capacité 8.0) ; le paramètre vaut 1 pour la version int de add, min, max.
-    reduce_add, reduce_min, reduce_max, reduce_and, reduce_or, reduce_xor
+    reduce_add, reduce_min, reduce_max, reduce_and, reduce_or, reduce_xor,
+    // __match_any_sync, __match_all_sync (capacité 7.0) : comparaison des valeurs bit à bit.
+    match_any, match_all
 };
 
 /**
