@@ -278,10 +278,12 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
 
 /**
  * @brief L'opération de @p self peut-elle se terminer ? Oui si chaque lane non terminée du
- *        masque l'attend aussi. Une lane qui attend une autre opération de warp est une faute
- *        (rendue dans @p discord), sauf si les deux masques ne se recouvrent pas.
+ *        masque l'attend aussi. Une lane du masque arrêtée à une autre opération de warp n'est
+ *        pas une faute à ce stade : depuis sm_70 (ordonnancement indépendant des threads), elle
+ *        peut achever celle-ci (une branche divergente, avec ses propres lanes) puis venir ;
+ *        seul un bloc où plus rien n'avance la rend fautive (report_warp_discord).
  */
-bool warp_ready(const Block& block, const ThreadSlot& self, const ThreadSlot** discord) {
+bool warp_ready(const Block& block, const ThreadSlot& self) {
     const unsigned first = self.linear / kWarpSize * kWarpSize;
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
         if (!(self.warp.mask >> lane & 1u) || exited(block, first + lane)) continue;
@@ -289,26 +291,27 @@ bool warp_ready(const Block& block, const ThreadSlot& self, const ThreadSlot** d
         if (other.state != State::at_warp) return false;
         // Une lane arrêtée à coalesced_threads() n'a pas encore atteint cette opération.
         if (other.warp.op == WarpOp::coalesce) return false;
-        if (!same_operation(other.warp, other.where, self.warp, self.where)) {
-            *discord = &other;
-            return false;
-        }
+        if (!same_operation(other.warp, other.where, self.warp, self.where)) return false;
     }
     return true;
 }
 
-[[noreturn]] void discordant(const ThreadSlot& self, const ThreadSlot& other) {
-    fail_current(std::string("opérations de warp discordantes : ") + warp_request_name(self.warp) +
-                 " masque " + mask_text(self.warp.mask) + " (" + location(self.where) + ") contre " +
-                 warp_request_name(other.warp) + " masque " + mask_text(other.warp.mask) + " (" +
-                 location(other.where) + ") à la lane " + std::to_string(other.linear % kWarpSize));
+/** @brief Une lane du masque de @p self arrêtée à une autre opération de warp, ou nul. */
+const ThreadSlot* discordant_lane(const Block& block, const ThreadSlot& self) {
+    const unsigned first = self.linear / kWarpSize * kWarpSize;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!(self.warp.mask >> lane & 1u) || exited(block, first + lane)) continue;
+        const ThreadSlot& other = block.threads[first + lane];
+        if (other.state == State::at_warp && other.warp.op != WarpOp::coalesce &&
+            !same_operation(other.warp, other.where, self.warp, self.where))
+            return &other;
+    }
+    return nullptr;
 }
 
 /** @brief Termine l'opération si toutes les lanes non terminées du masque l'ont atteinte. */
 void try_complete_warp(Block& block, ThreadSlot& self) {
-    const ThreadSlot* discord = nullptr;
-    if (warp_ready(block, self, &discord)) complete_warp(block, self.linear / kWarpSize * kWarpSize, self.warp);
-    else if (discord) discordant(self, *discord);
+    if (warp_ready(block, self)) complete_warp(block, self.linear / kWarpSize * kWarpSize, self.warp);
 }
 
 /**
@@ -348,8 +351,7 @@ bool complete_pending_warps(Block& block) {
     bool completed = false;
     for (ThreadSlot& slot : block.threads) {
         if (slot.state != State::at_warp || slot.warp.op == WarpOp::coalesce || block.aborted) continue;
-        const ThreadSlot* discord = nullptr;
-        if (warp_ready(block, slot, &discord)) {
+        if (warp_ready(block, slot)) {
             complete_warp(block, slot.linear / kWarpSize * kWarpSize, slot.warp);
             completed = true;
         }
@@ -358,6 +360,21 @@ bool complete_pending_warps(Block& block) {
     // de coalesced_threads() peuvent se former sans elles.
     if (!block.aborted && form_coalesced_groups(block)) completed = true;
     return completed && !block.aborted;
+}
+
+bool report_warp_discord(Block& block) {
+    for (ThreadSlot& slot : block.threads) {
+        if (slot.state != State::at_warp || slot.warp.op == WarpOp::coalesce) continue;
+        const ThreadSlot* other = discordant_lane(block, slot);
+        if (other == nullptr) continue;
+        fail(block, slot,
+             std::string("opérations de warp discordantes : ") + warp_request_name(slot.warp) + " masque " +
+                 mask_text(slot.warp.mask) + " (" + location(slot.where) + ") contre " +
+                 warp_request_name(other->warp) + " masque " + mask_text(other->warp.mask) + " (" +
+                 location(other->where) + ") à la lane " + std::to_string(other->linear % kWarpSize));
+        return true;
+    }
+    return false;
 }
 
 namespace {

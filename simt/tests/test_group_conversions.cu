@@ -68,10 +68,9 @@ __global__ void labeled(int* out, int* counters) {
         row[2] = same.shfl(first, 0u) + int(same.thread_rank());  // indice unique dans le seau
         row[3] = cg::reduce(same, int(t), cg::greater<int>());
     }
-    // Sans cette barrière, une lane sortie de la branche pourrait arriver au shuffle de la tuile
-    // pendant qu'une lane de son masque attend encore un shuffle de la branche : simt juge les
-    // opérations de warp discordantes dès qu'il le voit (simt/README.md, « Masque de warp faux »).
-    __syncthreads();
+    // Sans barrière : une lane sortie de la branche arrive à la correspondance de la tuile
+    // pendant qu'une lane de son masque achève encore les opérations de la branche, ce que
+    // permet l'ordonnancement indépendant des threads (sm_70 et après).
     cg::thread_block_tile<8> tile = cg::tiled_partition<8>(cg::this_thread_block());
     cg::coalesced_group half = cg::binary_partition(tile, t % 2 == 0);
     row[4] = int(half.size());

@@ -97,7 +97,29 @@ __global__ void matches(unsigned* any32, unsigned* any64, unsigned* all_same, in
     all_mixed[t] = __match_all_sync(0xffffffffu, t == 3 ? 1 : 0, &all_mixed_pred[t]);
 }
 
+// Ordonnancement indépendant des threads (sm_70 et après) : les lanes 0 et 31 échangent dans
+// une branche ; la lane 5 arrive à la réduction du warp entier pendant que la lane 0 attend
+// encore la lane 31 dans la branche. Ce n'est pas une discordance : la lane 0 viendra.
+__global__ void branch_then_whole_warp(int* out) {
+    const unsigned lane = threadIdx.x;
+    int value = int(lane);
+    if (lane == 0 || lane == 31) value += __shfl_xor_sync(0x80000001u, value, 31);
+    out[lane] = __reduce_add_sync(0xffffffffu, value);
+}
+
 }  // namespace
+
+TEST(Warp, WholeWarpOperationWaitsForLanesStillInABranch) {
+    int* out = nullptr;
+    ASSERT_EQ(cudaMalloc(&out, 32 * sizeof(int)), cudaSuccess);
+    branch_then_whole_warp<<<1, 32>>>(out);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<int> result(32);
+    cudaMemcpy(result.data(), out, 32 * sizeof(int), cudaMemcpyDeviceToHost);
+    // 0 + 1 + … + 31, plus 31 pour la lane 0 et 0 pour la lane 31.
+    EXPECT_EQ(result, std::vector<int>(32, 496 + 31));
+    cudaFree(out);
+}
 
 TEST(Warp, MatchAnyAndMatchAll) {
     const int n = 40;
