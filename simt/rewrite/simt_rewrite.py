@@ -19,7 +19,9 @@ ordinaires vers simt, au moment de la construction :
   devient du C++ qui appelle ``::simt::ptx`` (paquet ``ptx/``, sur les mêmes lignes) ;
 - dans le corps d'une fonction ``__global__`` ou ``__device__`` (sans ``__host__``),
   ``__CUDA_ARCH__`` devient ``900`` et ``__CUDA_ARCH_FEAT_SM90_ALL`` devient ``1`` (voir
-  device_arch_edits) ;
+  device_arch_edits), de même dans les conditions d'une région ``#if`` qui les teste et ne
+  déclare que du code de périphérique (device_region_edits ; une région qui mêle hôte et
+  périphérique garde la vue de l'hôte, avec un avertissement) ;
 - les fonctionnalités que le processeur n'émule pas (instruction PTX inconnue, Tensor Cores
   par WMMA, TMA) sont signalées avec FICHIER:LIGNE, et le script sort avec le code 1.
 
@@ -640,9 +642,12 @@ def cluster_dims_edits(text: str, code: str) -> list[Edit]:
 # que sur le périphérique émulé, un sm_90a. Dans ce corps, la réécriture remplace donc
 # __CUDA_ARCH__ par 900 et __CUDA_ARCH_FEAT_SM90_ALL par 1, dans le code comme dans les
 # directives (« defined(__CUDA_ARCH__) » et « #ifdef __CUDA_ARCH__ » deviennent vrais,
-# « #ifndef » faux). Partout ailleurs (code de l'hôte, fonctions __host__ __device__, portée
-# du fichier, corps des macros), ils restent indéfinis, comme dans la passe hôte de nvcc. Un
-# remplacement textuel plutôt qu'un #define : aucune ligne n'est ajoutée.
+# « #ifndef » faux). Hors de ces corps, une région conditionnelle (#if … #endif, toutes ses
+# branches) dont une condition les teste et qui ne déclare que du code de périphérique est
+# évaluée de même, comme la passe périphérique de nvcc (device_region_edits). Partout ailleurs
+# (code de l'hôte, fonctions __host__ __device__, régions qui mêlent hôte et périphérique,
+# corps des macros), ils restent indéfinis, comme dans la passe hôte de nvcc. Un remplacement
+# textuel plutôt qu'un #define : aucune ligne n'est ajoutée.
 DEVICE_ARCH_VALUES = {"__CUDA_ARCH__": "900", "__CUDA_ARCH_FEAT_SM90_ALL": "1"}
 _ARCH_NAMES = "|".join(DEVICE_ARCH_VALUES)
 DEVICE_ARCH_USE = re.compile(rf"\b(?P<test>ifn?def)[ \t]+(?P<tested>{_ARCH_NAMES})\b"
@@ -654,13 +659,11 @@ OBJECT_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)(?P<
 DECLARATION_STOP = re.compile(r"[(;{=]")
 
 
-def device_bodies(code: str) -> list[tuple[int, int]]:
-    """(accolade ouvrante, accolade fermante) du corps de chaque fonction __global__ ou
-    __device__ sans __host__, écrits directement ou par une macro sans paramètre (« #define
-    DEVICE __device__ __forceinline__ ») ; un corps dans un autre (lambda __device__ d'un
-    noyau) n'est compté qu'une fois, dans celui qui le contient."""
-    directives = [(m.start(), m.end()) for m in PREPROCESSOR_LINE.finditer(code)]
-    device_words, host_words = {"__global__", "__device__"}, {"__host__"}
+def qualifier_patterns(code: str, device_words: set[str], host_words: set[str]) -> tuple[re.Pattern, re.Pattern]:
+    """(périphérique, hôte) : les mots donnés, et les macros sans paramètre qui les contiennent
+    (« #define DEVICE __device__ __forceinline__ ») ; une macro qui contient un mot de l'hôte
+    est de l'hôte."""
+    device_words, host_words = set(device_words), set(host_words)
     for match in OBJECT_MACRO.finditer(code):
         words = set(re.findall(r"\w+", match["body"]))
         if words & host_words:
@@ -669,6 +672,16 @@ def device_bodies(code: str) -> list[tuple[int, int]]:
             device_words.add(match["name"])
     device = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(device_words)))})\b")
     host = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(host_words)))})\b")
+    return device, host
+
+
+def device_bodies(code: str) -> list[tuple[int, int]]:
+    """(accolade ouvrante, accolade fermante) du corps de chaque fonction __global__ ou
+    __device__ sans __host__, écrits directement ou par une macro sans paramètre (« #define
+    DEVICE __device__ __forceinline__ ») ; un corps dans un autre (lambda __device__ d'un
+    noyau) n'est compté qu'une fois, dans celui qui le contient."""
+    directives = [(m.start(), m.end()) for m in PREPROCESSOR_LINE.finditer(code)]
+    device, host = qualifier_patterns(code, {"__global__", "__device__"}, {"__host__"})
     bodies = []
     for match in device.finditer(code):
         pos = match.start()
@@ -694,18 +707,147 @@ def device_bodies(code: str) -> list[tuple[int, int]]:
     return bodies
 
 
+def arch_value_edits(code: str, start: int, end: int) -> list[Edit]:
+    """__CUDA_ARCH__ et __CUDA_ARCH_FEAT_SM90_ALL remplacés par leur valeur de sm_90a entre
+    start et end (voir DEVICE_ARCH_VALUES)."""
+    edits = []
+    for match in DEVICE_ARCH_USE.finditer(code, start, end):
+        if match["test"]:
+            edits.append(Edit(match.start(), match.end(), "if 1" if match["test"] == "ifdef" else "if 0"))
+        elif match["name"]:
+            edits.append(Edit(match.start(), match.end(), DEVICE_ARCH_VALUES[match["name"]]))
+        else:
+            edits.append(Edit(match.start(), match.end(), "1"))
+    return edits
+
+
 def device_arch_edits(code: str) -> list[Edit]:
     """__CUDA_ARCH__ et __CUDA_ARCH_FEAT_SM90_ALL remplacés par leur valeur de sm_90a dans le
-    corps de chaque fonction de périphérique (voir DEVICE_ARCH_VALUES)."""
-    edits = []
-    for body, close in device_bodies(code):
-        for match in DEVICE_ARCH_USE.finditer(code, body, close):
-            if match["test"]:
-                edits.append(Edit(match.start(), match.end(), "if 1" if match["test"] == "ifdef" else "if 0"))
-            elif match["name"]:
-                edits.append(Edit(match.start(), match.end(), DEVICE_ARCH_VALUES[match["name"]]))
+    corps de chaque fonction de périphérique."""
+    return [edit for body, close in device_bodies(code) for edit in arch_value_edits(code, body, close)]
+
+
+# Régions conditionnelles hors des corps de périphérique. nvcc voit une région
+# « #if __CUDA_ARCH__ >= 800 » deux fois : indéfini pour l'hôte, 900 pour le périphérique.
+# Un programme qui n'y met que du code de périphérique (la spécialisation d'une fonction
+# __device__ par une intrinsèque de sm_80, dans l'échantillon « reduction » de NVIDIA) attend
+# de son noyau la passe périphérique : simt la lui donne. Une région qui déclare aussi du code
+# de l'hôte (ou __host__ __device__) garde la vue de l'hôte, avec un avertissement ; une région
+# qui ne déclare rien (macros, #error, #include) la garde sans rien dire.
+
+ARCH_TESTED = re.compile(rf"\b(?:{_ARCH_NAMES})\b")
+REGION_DEVICE_WORDS = {"__global__", "__device__", "__constant__", "__shared__"}
+REGION_HOST_WORDS = {"__host__", "__managed__"}
+CLASS_HEAD = re.compile(r"\b(?:struct|class|union)\b")
+
+
+class ConditionalGroup(NamedTuple):
+    tests: list[tuple[int, int]]   # plages des directives #if, #ifdef, #ifndef et #elif du groupe
+    start: int                     # fin de la directive ouvrante
+    end: int                       # début du #endif
+
+
+def conditional_groups(code: str) -> list[ConditionalGroup]:
+    """Les groupes #if … #endif du texte (imbriqués compris), dans l'ordre de leur #endif."""
+    groups, stack = [], []
+    for match in CONDITIONAL.finditer(code):
+        directive = match.group(1)
+        if directive in ("if", "ifdef", "ifndef"):
+            stack.append(([(match.start(), match.end())], match.end()))
+        elif not stack:
+            continue
+        elif directive == "elif":
+            stack[-1][0].append((match.start(), match.end()))
+        elif directive == "endif":
+            tests, start = stack.pop()
+            groups.append(ConditionalGroup(tests, start, match.start()))
+    return groups
+
+
+def _declarations(code: str, start: int, end: int):
+    """(début, début du corps ou -1, fin) de chaque déclaration de premier niveau entre start
+    et end ; les espaces de noms et blocs extern "C" sont traversés."""
+    i = start
+    head_start = start
+    while i < end:
+        ch = code[i]
+        if ch == ";":
+            if code[head_start:i].strip():
+                yield head_start, -1, i + 1
+            head_start = i + 1
+        elif ch == "{":
+            if NAMESPACE_HEAD.search(code[head_start:i].rstrip()):
+                head_start = i + 1  # espace de noms : on lit ses déclarations
             else:
-                edits.append(Edit(match.start(), match.end(), "1"))
+                close = matching_bracket(code, i)
+                close = end if close < 0 or close >= end else close
+                yield head_start, i, close + 1
+                i = close
+                head_start = close + 1
+        elif ch == "}":
+            head_start = i + 1  # fin d'un espace de noms traversé
+        i += 1
+    if code[head_start:end].strip():
+        yield head_start, -1, end
+
+
+def _skip_space(code: str, pos: int) -> int:
+    """Position du premier caractère non blanc à partir de pos."""
+    while pos < len(code) and code[pos].isspace():
+        pos += 1
+    return pos
+
+
+def region_sides(code: str, start: int, end: int, device: re.Pattern, host: re.Pattern) -> tuple[int, int]:
+    """(position d'une déclaration de l'hôte ou -1, position d'une déclaration de périphérique
+    ou -1) entre start et end, directives effacées. Une déclaration est de périphérique si son
+    en-tête porte un mot de périphérique sans mot de l'hôte ; une classe sans l'un ni l'autre
+    dans son en-tête est jugée sur ses membres ; tout autre déclaration est de l'hôte."""
+    host_at, device_at = -1, -1
+    for first, body, last in _declarations(code, start, end):
+        head = code[first:body if body >= 0 else last]
+        if host.search(head):
+            side = (first, -1)
+        elif device.search(head):
+            side = (-1, first)
+        elif body >= 0 and CLASS_HEAD.search(head):
+            side = region_sides(code, body + 1, last - 1, device, host)
+        else:
+            side = (first, -1)
+        if host_at < 0 and side[0] >= 0:
+            host_at = _skip_space(code, side[0])
+        if device_at < 0 and side[1] >= 0:
+            device_at = _skip_space(code, side[1])
+    return host_at, device_at
+
+
+def device_region_edits(code: str, warnings: list[tuple[int, str]]) -> list[Edit]:
+    """Les régions conditionnelles qui testent __CUDA_ARCH__ hors des corps de périphérique et
+    ne déclarent que du code de périphérique : leurs conditions évaluées pour sm_90a. Une
+    région qui mêle hôte et périphérique garde la vue de l'hôte ; (position, message) de
+    l'avertissement dans warnings."""
+    bodies = device_bodies(code)
+    blanked = PREPROCESSOR_LINE.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), code)
+    device, host = qualifier_patterns(code, REGION_DEVICE_WORDS, REGION_HOST_WORDS)
+    edits = []
+    for group in conditional_groups(code):
+        if not any(ARCH_TESTED.search(code, a, b) for a, b in group.tests):
+            continue
+        if any(open_ < group.tests[0][0] < close for open_, close in bodies):
+            continue  # dans un corps de périphérique : device_arch_edits s'en charge
+        host_at, device_at = region_sides(blanked, group.start, group.end, device, host)
+        if device_at < 0:
+            continue
+        if host_at < 0:
+            edits += [edit for a, b in group.tests for edit in arch_value_edits(code, a, b)]
+            continue
+        condition = " ".join(code[group.tests[0][0]:group.tests[0][1]].split())
+        warnings.append((group.tests[0][0],
+                         f"avertissement : la région « {condition} » déclare du code de périphérique "
+                         f"(ligne {line_of(code, device_at)}) et de l'hôte (ligne {line_of(code, host_at)}) ; "
+                         "simt l'évalue comme la passe hôte de nvcc (__CUDA_ARCH__ indéfini), "
+                         "pas comme la passe périphérique (900) : séparer les deux pour que le "
+                         "code de périphérique voie __CUDA_ARCH__"))
     return edits
 
 
@@ -800,10 +942,12 @@ def line_directive(original_path: str, text: str) -> str:
     return f'#line 1 "{path}"{newline}'
 
 
-def rewrite_source(text: str, path: str) -> tuple[str, list[str]]:
+def rewrite_source(text: str, path: str, warnings: list[str] | None = None) -> tuple[str, list[str]]:
     """Réécrit un fichier source ; renvoie (texte réécrit, diagnostics « FICHIER:LIGNE: … »).
 
-    Le texte n'est utilisable que si la liste des diagnostics est vide.
+    Le texte n'est utilisable que si la liste des diagnostics est vide. Les avertissements
+    (« FICHIER:LIGNE: simt : avertissement : … »), qui n'empêchent rien, sont ajoutés à
+    warnings si elle est donnée.
     """
     code, code_and_strings = mask_source(text)
     asm, refused = ptx.asm_edits(text, code, hidden_from_emulator(code),
@@ -816,16 +960,21 @@ def rewrite_source(text: str, path: str) -> tuple[str, list[str]]:
         if diagnostic not in seen:  # une fois par ligne et par fonctionnalité
             seen.add(diagnostic)
             diagnostics.append(diagnostic)
+    noted: list[tuple[int, str]] = []
     try:
         dynamic = dynamic_shared_edits(code)
         edits = sorted(launch_edits(text, code) + dynamic
                        + [e for e in shared_alignas_edits(code) if not any(d.start <= e.start < d.end for d in dynamic)]
                        + cooperative_launch_edits(text, code) + cluster_dims_edits(text, code)
-                       + device_arch_edits(code) + [Edit(*edit) for edit in asm])
+                       + device_arch_edits(code) + device_region_edits(code, noted)
+                       + [Edit(*edit) for edit in asm])
 
     except RewriteError as error:
         diagnostics.append(f"{path}:{line_of(text, error.pos)}: simt : {error}")
         edits = []
+
+    if warnings is not None:
+        warnings += [f"{path}:{line_of(text, pos)}: simt : {message}" for pos, message in noted]
 
     # On applique les réécritures de la fin vers le début : les positions restent valides.
     for edit in reversed(edits):
@@ -850,8 +999,12 @@ def write_if_changed(path: Path, text: str) -> bool:
 
 
 def rewrite_file(source: Path, destination: Path, shown_path: str) -> list[str]:
-    """Réécrit source vers destination ; rien n'est écrit en cas de diagnostic."""
-    text, diagnostics = rewrite_source(read_text(source), shown_path)
+    """Réécrit source vers destination ; rien n'est écrit en cas de diagnostic. Les
+    avertissements vont sur la sortie d'erreur."""
+    warnings: list[str] = []
+    text, diagnostics = rewrite_source(read_text(source), shown_path, warnings)
+    for warning in warnings:
+        print(warning, file=sys.stderr)
     if not diagnostics:
         write_if_changed(destination, text)
     return diagnostics

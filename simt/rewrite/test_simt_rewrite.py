@@ -323,8 +323,9 @@ class ClusterDims(unittest.TestCase):
 
 
 class CudaArch(unittest.TestCase):
-    """__CUDA_ARCH__ vaut 900 dans le corps des fonctions de périphérique, et n'est défini
-    nulle part ailleurs (code de l'hôte, __host__ __device__, portée du fichier)."""
+    """__CUDA_ARCH__ vaut 900 dans le corps des fonctions de périphérique et dans les conditions
+    des régions qui ne déclarent que du code de périphérique ; il n'est défini nulle part ailleurs
+    (code de l'hôte, __host__ __device__, régions qui ne déclarent rien ou mêlent les deux)."""
 
     SOURCE = "\n".join([
         "#define DEVICE __device__ __forceinline__",                 # 1
@@ -366,6 +367,81 @@ class CudaArch(unittest.TestCase):
         self.assertEqual(lines[7], "    p[0] = 900;")
         self.assertEqual(lines[8], "#elif !1")
         self.assertEqual(lines[19], "#if 0")
+
+    def test_region_that_declares_only_device_code_sees_the_device_pass(self):
+        # La forme de l'échantillon « reduction » : une spécialisation de fonction de
+        # périphérique, dans un espace de noms, une classe aux seuls membres de périphérique.
+        source = "\n".join([
+            "#define DEVICE __device__ __forceinline__",                        # 1
+            "template <class T> __device__ T sum(unsigned m, T x);",            # 2
+            "namespace n {",                                                    # 3
+            "#if __CUDA_ARCH__ >= 800  // sm_80 et après",                      # 4
+            "template <> DEVICE int sum<int>(unsigned m, int x) {",             # 5
+            "    return __reduce_add_sync(m, x); }",                            # 6
+            "struct Tile { __device__ int load() const; };",                    # 7
+            "__constant__ float table[4] = {1, 2, 3, 4};",                      # 8
+            "#elif defined(__CUDA_ARCH__)",                                     # 9
+            "#else",                                                            # 10
+            "#endif",                                                           # 11
+            "}",                                                                # 12
+            "#ifndef __CUDA_ARCH__",                                            # 13
+            "__global__ void fallback(int* p) {}",                              # 14
+            "#endif",                                                           # 15
+            "",
+        ])
+        warnings = []
+        output, diagnostics = rewrite_source(source, "k.cu", warnings)
+        self.assertEqual((diagnostics, warnings), ([], []))
+        lines = output.splitlines()[1:]
+        self.assertEqual(len(lines), len(source.splitlines()))  # aucune ligne ajoutée
+        self.assertEqual(lines[3], "#if 900 >= 800  // sm_80 et après")
+        self.assertEqual(lines[8], "#elif 1")
+        self.assertEqual(lines[12], "#if 0")
+
+    def test_region_without_declarations_keeps_the_host_pass(self):
+        # Macros, #error, #include : rien ne dit pour quel côté ; la vue de l'hôte, sans bruit.
+        source = ("#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700\n#error \"sm_70 au moins\"\n#endif\n"
+                  "#ifdef __CUDA_ARCH__\n#define HD __host__ __device__\n#include \"k.cuh\"\n#endif\n")
+        warnings = []
+        output, _ = rewrite_source(source, "k.cu", warnings)
+        self.assertEqual(warnings, [])
+        self.assertTrue(output.endswith(source))
+
+    def test_region_that_mixes_host_and_device_warns_and_keeps_the_host_pass(self):
+        source = "\n".join([
+            "int before;",                                  # 1
+            "#if __CUDA_ARCH__ >= 800",                     # 2
+            "__device__ int f() { return 1; }",             # 3
+            "#else",                                        # 4
+            "",                                             # 5
+            "__host__ __device__ int f() { return 0; }",    # 6
+            "#endif",                                       # 7
+            "#ifdef __CUDA_ARCH__",                         # 8
+            "struct Mixed { __device__ int a(); int b; };",  # 9
+            "#endif",                                       # 10
+            "",
+        ])
+        warnings = []
+        output, diagnostics = rewrite_source(source, "k.cu", warnings)
+        self.assertEqual(diagnostics, [])
+        self.assertTrue(output.endswith(source))
+        self.assertEqual(len(warnings), 2)
+        self.assertEqual(warnings[0],
+                         "k.cu:2: simt : avertissement : la région « #if __CUDA_ARCH__ >= 800 » déclare du "
+                         "code de périphérique (ligne 3) et de l'hôte (ligne 6) ; simt l'évalue comme la "
+                         "passe hôte de nvcc (__CUDA_ARCH__ indéfini), pas comme la passe périphérique "
+                         "(900) : séparer les deux pour que le code de périphérique voie __CUDA_ARCH__")
+        self.assertTrue(warnings[1].startswith("k.cu:8: simt : avertissement : la région « #ifdef __CUDA_ARCH__ » "
+                                               "déclare du code de périphérique (ligne 9) et de l'hôte (ligne 9)"))
+
+    def test_warning_reaches_stderr_and_the_file_is_written(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            pathlib.Path(tmp, "k.cu").write_text("#ifdef __CUDA_ARCH__\n__device__ int f();\nint g();\n#endif\n",
+                                                 encoding="utf-8")
+            result = run_cli("k.cu", "sortie.cu", cwd=tmp)
+            self.assertEqual(result.returncode, 0)
+            self.assertTrue(pathlib.Path(tmp, "sortie.cu").exists())
+        self.assertIn("k.cu:1: simt : avertissement : la région « #ifdef __CUDA_ARCH__ »", result.stderr)
 
     def test_macros_that_test_it_are_left_alone(self):
         # Une macro est évaluée là où elle est développée : simt ne la suit pas (documenté).

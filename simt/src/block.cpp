@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <thread>
@@ -68,6 +69,7 @@ void run_block(Launch& launch, unsigned linear_block) {
     block.threads.swap(spare);
     const unsigned count = shape.x * shape.y * shape.z;
     block.threads.resize(count);
+    uint3 index{0, 0, 0};  // x varie le plus vite, puis y, puis z : sans trois divisions par thread
     for (unsigned linear = 0; linear < count; ++linear) {
         // Tout l'état d'un thread repart de zéro (requêtes de warp, de groupe de warps, de
         // tuile, arrivées au cluster…) ; seules les capacités des files de copies sont gardées.
@@ -76,11 +78,22 @@ void run_block(Launch& launch, unsigned linear_block) {
         std::vector<std::vector<AsyncCopy>> committed = std::move(slot.committed);
         open_group.clear();
         committed.clear();
-        slot = ThreadSlot{};
+        // Reconstruit sur place : « slot = ThreadSlot{} » remplissait un temporaire puis le
+        // relisait aussitôt pour le copier, et ces relectures attendaient la fin des écritures
+        // (le quart du temps d'un lancement sans point d'attente, comme simpleStreams).
+        std::destroy_at(&slot);
+        std::construct_at(&slot);
         slot.open_group = std::move(open_group);
         slot.committed = std::move(committed);
         slot.linear = linear;
-        slot.index = {linear % shape.x, linear / shape.x % shape.y, linear / (shape.x * shape.y)};
+        slot.index = index;
+        if (++index.x == shape.x) {
+            index.x = 0;
+            if (++index.y == shape.y) {
+                index.y = 0;
+                ++index.z;
+            }
+        }
     }
 
     while (!block.aborted) {

@@ -46,7 +46,7 @@ bool all_at_same_barrier(Block& block) {
         else if (!waiting) waiting = &slot;
     }
     if (warp_waiting) {
-        report_missing_lanes(block, *warp_waiting);
+        if (!report_warp_discord(block)) report_missing_lanes(block, *warp_waiting);
         return false;
     }
     if (warpgroup_waiting) {  // warpgroup.cpp : les warps du groupe qui n'y viennent pas

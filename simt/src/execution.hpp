@@ -296,6 +296,12 @@ const char* warp_request_name(const WarpRequest& request);
  */
 bool complete_pending_warps(Block& block);
 
+/**
+ * @brief Bloc où plus rien n'avance : une lane attend une opération de warp pendant qu'une
+ *        lane de son masque en attend une autre. La signale (fail) et rend true ; sinon false.
+ */
+bool report_warp_discord(Block& block);
+
 // ---- warpgroup.cpp : instructions de groupe de warps (4 warps, 128 threads) -----------------
 
 inline constexpr unsigned kWarpgroupSize = 128;

@@ -1,7 +1,8 @@
 /**
  * @file
  * @brief Opérations collectives de warp : shuffles (__shfl_sync et variantes, avec width),
- *        votes (__ballot_sync, __all_sync, __any_sync) et __syncwarp. Chaque lane dépose sa
+ *        votes (__ballot_sync, __all_sync, __any_sync), réductions (__reduce_*_sync),
+ *        correspondances (__match_any_sync, __match_all_sync) et __syncwarp. Chaque lane dépose sa
  *        valeur et s'arrête ; la dernière lane du masque à arriver calcule les résultats de
  *        toutes, après avoir vérifié qu'elles font la même opération, à la même ligne.
  */
@@ -29,6 +30,14 @@ const char* warp_op_name(WarpOp op) {
         case WarpOp::exchange: return "opération collective de warp";
         case WarpOp::elect: return "elect.sync";
         case WarpOp::coalesce: return "coalesced_threads()";
+        case WarpOp::reduce_add: return "__reduce_add_sync";
+        case WarpOp::reduce_min: return "__reduce_min_sync";
+        case WarpOp::reduce_max: return "__reduce_max_sync";
+        case WarpOp::reduce_and: return "__reduce_and_sync";
+        case WarpOp::reduce_or: return "__reduce_or_sync";
+        case WarpOp::reduce_xor: return "__reduce_xor_sync";
+        case WarpOp::match_any: return "__match_any_sync";
+        case WarpOp::match_all: return "__match_all_sync";
     }
     return "opération de warp";
 }
@@ -58,6 +67,64 @@ int shuffle_source(const WarpRequest& request, unsigned lane) {
             return source >= base + width ? -1 : source;
         }
         default: return -1;
+    }
+}
+
+bool is_reduction(WarpOp op) { return op >= WarpOp::reduce_add && op <= WarpOp::reduce_xor; }
+
+/**
+ * @brief Réduction des valeurs de 32 bits des lanes présentes (@p lanes non nul), comme
+ *        redux.sync : sur toutes les lanes non terminées du masque. min et max comparent avec
+ *        signe si le paramètre vaut 1 (version int) ; la somme est prise modulo 2^32.
+ */
+std::uint32_t reduce_lanes(const WarpRequest& request, ThreadSlot* const lanes[kWarpSize]) {
+    bool first = true;
+    std::uint32_t result = 0;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!lanes[lane]) continue;
+        std::uint32_t value;
+        std::memcpy(&value, lanes[lane]->warp.value, sizeof value);
+        if (first) {
+            result = value;
+            first = false;
+            continue;
+        }
+        const bool is_signed = request.parameter != 0;
+        const bool less = is_signed ? std::int32_t(value) < std::int32_t(result) : value < result;
+        const bool greater = is_signed ? std::int32_t(value) > std::int32_t(result) : value > result;
+        switch (request.op) {
+            case WarpOp::reduce_add: result += value; break;
+            case WarpOp::reduce_min: result = less ? value : result; break;
+            case WarpOp::reduce_max: result = greater ? value : result; break;
+            case WarpOp::reduce_and: result &= value; break;
+            case WarpOp::reduce_or: result |= value; break;
+            case WarpOp::reduce_xor: result ^= value; break;
+            default: break;
+        }
+    }
+    return result;
+}
+
+/**
+ * @brief __match_any_sync et __match_all_sync, comme match.sync : pour chaque lane présente,
+ *        les lanes présentes de même valeur (bit à bit) ; en mode all, toutes les lanes
+ *        présentes si chacune a la même valeur, sinon 0.
+ */
+void complete_match(const WarpRequest& request, ThreadSlot* const lanes[kWarpSize], unsigned present) {
+    unsigned same[kWarpSize] = {};
+    bool all_equal = true;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!lanes[lane]) continue;
+        for (unsigned other = 0; other < kWarpSize; ++other)
+            if (lanes[other] && std::memcmp(lanes[lane]->warp.value, lanes[other]->warp.value, request.size) == 0)
+                same[lane] |= 1u << other;
+        all_equal = all_equal && same[lane] == present;
+    }
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!lanes[lane]) continue;
+        const unsigned result = request.op == WarpOp::match_any ? same[lane] : (all_equal ? present : 0u);
+        std::memcpy(lanes[lane]->warp.result, &result, sizeof result);
+        lanes[lane]->state = State::ready;
     }
 }
 
@@ -130,6 +197,20 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
         return;
     }
 
+    if (request.op == WarpOp::match_any || request.op == WarpOp::match_all) {
+        complete_match(request, lanes, present);
+        return;
+    }
+    if (is_reduction(request.op)) {
+        const std::uint32_t reduced = reduce_lanes(request, lanes);
+        for (ThreadSlot* slot : lanes)
+            if (slot) {
+                std::memcpy(slot->warp.result, &reduced, sizeof reduced);
+                slot->state = State::ready;
+            }
+        return;
+    }
+
     unsigned ballot = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
         if (lanes[lane] && *reinterpret_cast<const int*>(lanes[lane]->warp.value) != 0)
@@ -197,10 +278,12 @@ void complete_warp(Block& block, unsigned first, const WarpRequest& request) {
 
 /**
  * @brief L'opération de @p self peut-elle se terminer ? Oui si chaque lane non terminée du
- *        masque l'attend aussi. Une lane qui attend une autre opération de warp est une faute
- *        (rendue dans @p discord), sauf si les deux masques ne se recouvrent pas.
+ *        masque l'attend aussi. Une lane du masque arrêtée à une autre opération de warp n'est
+ *        pas une faute à ce stade : depuis sm_70 (ordonnancement indépendant des threads), elle
+ *        peut achever celle-ci (une branche divergente, avec ses propres lanes) puis venir ;
+ *        seul un bloc où plus rien n'avance la rend fautive (report_warp_discord).
  */
-bool warp_ready(const Block& block, const ThreadSlot& self, const ThreadSlot** discord) {
+bool warp_ready(const Block& block, const ThreadSlot& self) {
     const unsigned first = self.linear / kWarpSize * kWarpSize;
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
         if (!(self.warp.mask >> lane & 1u) || exited(block, first + lane)) continue;
@@ -208,26 +291,27 @@ bool warp_ready(const Block& block, const ThreadSlot& self, const ThreadSlot** d
         if (other.state != State::at_warp) return false;
         // Une lane arrêtée à coalesced_threads() n'a pas encore atteint cette opération.
         if (other.warp.op == WarpOp::coalesce) return false;
-        if (!same_operation(other.warp, other.where, self.warp, self.where)) {
-            *discord = &other;
-            return false;
-        }
+        if (!same_operation(other.warp, other.where, self.warp, self.where)) return false;
     }
     return true;
 }
 
-[[noreturn]] void discordant(const ThreadSlot& self, const ThreadSlot& other) {
-    fail_current(std::string("opérations de warp discordantes : ") + warp_request_name(self.warp) +
-                 " masque " + mask_text(self.warp.mask) + " (" + location(self.where) + ") contre " +
-                 warp_request_name(other.warp) + " masque " + mask_text(other.warp.mask) + " (" +
-                 location(other.where) + ") à la lane " + std::to_string(other.linear % kWarpSize));
+/** @brief Une lane du masque de @p self arrêtée à une autre opération de warp, ou nul. */
+const ThreadSlot* discordant_lane(const Block& block, const ThreadSlot& self) {
+    const unsigned first = self.linear / kWarpSize * kWarpSize;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!(self.warp.mask >> lane & 1u) || exited(block, first + lane)) continue;
+        const ThreadSlot& other = block.threads[first + lane];
+        if (other.state == State::at_warp && other.warp.op != WarpOp::coalesce &&
+            !same_operation(other.warp, other.where, self.warp, self.where))
+            return &other;
+    }
+    return nullptr;
 }
 
 /** @brief Termine l'opération si toutes les lanes non terminées du masque l'ont atteinte. */
 void try_complete_warp(Block& block, ThreadSlot& self) {
-    const ThreadSlot* discord = nullptr;
-    if (warp_ready(block, self, &discord)) complete_warp(block, self.linear / kWarpSize * kWarpSize, self.warp);
-    else if (discord) discordant(self, *discord);
+    if (warp_ready(block, self)) complete_warp(block, self.linear / kWarpSize * kWarpSize, self.warp);
 }
 
 /**
@@ -267,8 +351,7 @@ bool complete_pending_warps(Block& block) {
     bool completed = false;
     for (ThreadSlot& slot : block.threads) {
         if (slot.state != State::at_warp || slot.warp.op == WarpOp::coalesce || block.aborted) continue;
-        const ThreadSlot* discord = nullptr;
-        if (warp_ready(block, slot, &discord)) {
+        if (warp_ready(block, slot)) {
             complete_warp(block, slot.linear / kWarpSize * kWarpSize, slot.warp);
             completed = true;
         }
@@ -277,6 +360,21 @@ bool complete_pending_warps(Block& block) {
     // de coalesced_threads() peuvent se former sans elles.
     if (!block.aborted && form_coalesced_groups(block)) completed = true;
     return completed && !block.aborted;
+}
+
+bool report_warp_discord(Block& block) {
+    for (ThreadSlot& slot : block.threads) {
+        if (slot.state != State::at_warp || slot.warp.op == WarpOp::coalesce) continue;
+        const ThreadSlot* other = discordant_lane(block, slot);
+        if (other == nullptr) continue;
+        fail(block, slot,
+             std::string("opérations de warp discordantes : ") + warp_request_name(slot.warp) + " masque " +
+                 mask_text(slot.warp.mask) + " (" + location(slot.where) + ") contre " +
+                 warp_request_name(other->warp) + " masque " + mask_text(other->warp.mask) + " (" +
+                 location(other->where) + ") à la lane " + std::to_string(other->linear % kWarpSize));
+        return true;
+    }
+    return false;
 }
 
 namespace {

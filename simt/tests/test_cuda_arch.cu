@@ -2,8 +2,8 @@
 // 1) dans le corps des fonctions __global__ et __device__, le seul code que le périphérique
 // émulé exécute ; le code de l'hôte et les fonctions __host__ __device__ ne le voient pas,
 // comme dans la passe hôte de nvcc. Un noyau qui choisit sa branche par __CUDA_ARCH__ dans son
-// corps prend donc celle d'un sm_90a ; un test à la portée du fichier garde la vue de l'hôte
-// (simt/README.md, « __CUDA_ARCH__ »).
+// corps prend donc celle d'un sm_90a ; une région #if de la portée du fichier qui ne déclare que
+// du code de périphérique aussi (simt/README.md, « __CUDA_ARCH__ »).
 #include <gtest/gtest.h>
 
 #include <cooperative_groups.h>
@@ -39,6 +39,27 @@ __device__ int warp_sum(int value) {
 }
 
 __global__ void sum_lanes(int* out) { out[threadIdx.x] = warp_sum(static_cast<int>(threadIdx.x)); }
+
+// Comme l'échantillon « reduction » : une version générique par shuffles, spécialisée pour int
+// à la portée du fichier sous #if __CUDA_ARCH__ >= 800. Appelée par 8 lanes avec le masque
+// 0xff, la version générique lirait la lane 16, hors du masque (simt l'arrête) : le noyau doit
+// voir la spécialisation, comme dans la passe périphérique de nvcc.
+template <class T>
+__device__ __forceinline__ T warp_total(unsigned mask, T value) {
+    for (int offset = warpSize / 2; offset > 0; offset /= 2) value += __shfl_down_sync(mask, value, offset);
+    return value;
+}
+
+#if __CUDA_ARCH__ >= 800
+template <>
+__device__ __forceinline__ int warp_total<int>(unsigned mask, int value) {
+    return __reduce_add_sync(mask, value);
+}
+#endif
+
+__global__ void eight_lane_total(int* out) {
+    if (threadIdx.x < 8) out[threadIdx.x] = warp_total<int>(0xffu, static_cast<int>(threadIdx.x) + 1);
+}
 
 __host__ __device__ int compiled_for_device() {
 #ifdef __CUDA_ARCH__
@@ -79,6 +100,10 @@ TEST(CudaArch, DeviceCodeSeesSm90a) {
     EXPECT_EQ(run(cuda_arch_test::report_architecture, 1, 2), (std::vector<int>{900, 1}));
     // La branche sm_80 et après : 0 + 1 + … + 31.
     EXPECT_EQ(run(cuda_arch_test::sum_lanes, 32, 32), std::vector<int>(32, 496));
+}
+
+TEST(CudaArch, FileScopeRegionOfDeviceCodeSeesSm90a) {
+    EXPECT_EQ(run(cuda_arch_test::eight_lane_total, 32, 8), std::vector<int>(8, 36));  // 1 + … + 8
 }
 
 TEST(CudaArch, HostCodeAndHostDeviceFunctionsDoNotSeeIt) {

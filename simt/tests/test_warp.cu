@@ -1,5 +1,6 @@
-// Opérations de warp : les quatre shuffles, avec et sans largeur de segment, et les votes
-// (__ballot_sync, __all_sync, __any_sync, __activemask), y compris dans un warp incomplet.
+// Opérations de warp : les quatre shuffles, avec et sans largeur de segment, les votes
+// (__ballot_sync, __all_sync, __any_sync, __activemask) et les correspondances
+// (__match_any_sync, __match_all_sync), y compris dans un warp incomplet.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -85,7 +86,80 @@ __global__ void half_warp_exchange(const int* in, int* out) {
     out[threadIdx.x] = value;
 }
 
+// Correspondances sur des valeurs de 32 bits (int) et de 64 bits (double, long long) ; un bloc
+// de 40 threads : le second warp n'a que 8 lanes, que le masque plein désigne seules.
+__global__ void matches(unsigned* any32, unsigned* any64, unsigned* all_same, int* all_same_pred,
+                        unsigned* all_mixed, int* all_mixed_pred) {
+    const int t = threadIdx.x;
+    any32[t] = __match_any_sync(0xffffffffu, t % 5);
+    any64[t] = __match_any_sync(0xffffffffu, double(t / 8) + 0.5);
+    all_same[t] = __match_all_sync(0xffffffffu, 7LL << 40, &all_same_pred[t]);
+    all_mixed[t] = __match_all_sync(0xffffffffu, t == 3 ? 1 : 0, &all_mixed_pred[t]);
+}
+
+// Ordonnancement indépendant des threads (sm_70 et après) : les lanes 0 et 31 échangent dans
+// une branche ; la lane 5 arrive à la réduction du warp entier pendant que la lane 0 attend
+// encore la lane 31 dans la branche. Ce n'est pas une discordance : la lane 0 viendra.
+__global__ void branch_then_whole_warp(int* out) {
+    const unsigned lane = threadIdx.x;
+    int value = int(lane);
+    if (lane == 0 || lane == 31) value += __shfl_xor_sync(0x80000001u, value, 31);
+    out[lane] = __reduce_add_sync(0xffffffffu, value);
+}
+
 }  // namespace
+
+TEST(Warp, WholeWarpOperationWaitsForLanesStillInABranch) {
+    int* out = nullptr;
+    ASSERT_EQ(cudaMalloc(&out, 32 * sizeof(int)), cudaSuccess);
+    branch_then_whole_warp<<<1, 32>>>(out);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<int> result(32);
+    cudaMemcpy(result.data(), out, 32 * sizeof(int), cudaMemcpyDeviceToHost);
+    // 0 + 1 + … + 31, plus 31 pour la lane 0 et 0 pour la lane 31.
+    EXPECT_EQ(result, std::vector<int>(32, 496 + 31));
+    cudaFree(out);
+}
+
+TEST(Warp, MatchAnyAndMatchAll) {
+    const int n = 40;
+    unsigned *any32, *any64, *all_same, *all_mixed;
+    int *same_pred, *mixed_pred;
+    cudaMalloc(&any32, n * sizeof(unsigned));
+    cudaMalloc(&any64, n * sizeof(unsigned));
+    cudaMalloc(&all_same, n * sizeof(unsigned));
+    cudaMalloc(&all_mixed, n * sizeof(unsigned));
+    cudaMalloc(&same_pred, n * sizeof(int));
+    cudaMalloc(&mixed_pred, n * sizeof(int));
+    matches<<<1, n>>>(any32, any64, all_same, same_pred, all_mixed, mixed_pred);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<unsigned> a32(n), a64(n), same(n), mixed(n);
+    std::vector<int> spred(n), mpred(n);
+    cudaMemcpy(a32.data(), any32, n * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    cudaMemcpy(a64.data(), any64, n * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    cudaMemcpy(same.data(), all_same, n * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    cudaMemcpy(mixed.data(), all_mixed, n * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    cudaMemcpy(spred.data(), same_pred, n * sizeof(int), cudaMemcpyDeviceToHost);
+    cudaMemcpy(mpred.data(), mixed_pred, n * sizeof(int), cudaMemcpyDeviceToHost);
+    for (int t = 0; t < n; ++t) {
+        const int base = t / 32 * 32, lanes = t < 32 ? 32 : 8;
+        unsigned expected32 = 0, expected64 = 0;
+        for (int lane = 0; lane < lanes; ++lane) {
+            if ((base + lane) % 5 == t % 5) expected32 |= 1u << lane;
+            if ((base + lane) / 8 == t / 8) expected64 |= 1u << lane;
+        }
+        const unsigned present = lanes == 32 ? 0xffffffffu : 0xffu;
+        EXPECT_EQ(a32[t], expected32) << t;
+        EXPECT_EQ(a64[t], expected64) << t;
+        EXPECT_EQ(same[t], present) << t;
+        EXPECT_EQ(spred[t], 1) << t;
+        EXPECT_EQ(mixed[t], t < 32 ? 0u : present) << t;  // seul le premier warp contient t == 3
+        EXPECT_EQ(mpred[t], t < 32 ? 0 : 1) << t;
+    }
+    for (void* p : {static_cast<void*>(any32), static_cast<void*>(any64), static_cast<void*>(all_same),
+                    static_cast<void*>(all_mixed), static_cast<void*>(same_pred), static_cast<void*>(mixed_pred)})
+        cudaFree(p);
+}
 
 TEST(Warp, FullWarpReductionScanAndBroadcast) {
     const int warps = 4, n = warps * 32;

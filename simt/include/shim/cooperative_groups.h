@@ -64,6 +64,12 @@ T tile_fold(simt::detail::TileOp kind, unsigned size, T value, const Op& op, con
 
 }  // namespace detail
 
+class thread_group;
+
+namespace detail {
+unsigned group_mask(const thread_group& group);
+}  // namespace detail
+
 /**
  * @brief Un groupe de threads de nature connue à l'exécution : le bloc, une tuile d'un warp
  *        ou un groupe coalescé. Tous les groupes s'y convertissent.
@@ -118,7 +124,11 @@ protected:
     unsigned mask_;  ///< lanes d'un groupe coalescé
 
     friend thread_group tiled_partition(const thread_group& parent, unsigned size);
+    friend unsigned detail::group_mask(const thread_group& group);
 };
+
+/** @brief Lanes du groupe dans le warp du thread courant (labeled_partition). */
+inline unsigned detail::group_mask(const thread_group& group) { return group.mask(); }
 
 /**
  * @brief Mémoire des tuiles de plus d'un warp : sur GPU, leurs barrières et leurs échanges y
@@ -377,6 +387,36 @@ public:
 
 inline coalesced_group coalesced_threads(const std::source_location& where = std::source_location::current()) {
     return coalesced_group(simt::detail::coalesced_lanes(where));
+}
+
+namespace detail {
+
+template <typename Group>
+inline constexpr bool is_warp_group = true;
+template <unsigned Size, typename Parent>
+inline constexpr bool is_warp_group<thread_block_tile<Size, Parent>> = Size <= 32;
+
+}  // namespace detail
+
+/**
+ * @brief Partition d'un groupe coalescé ou d'une tuile d'un warp au plus selon une étiquette
+ *        (capacité 7.0) : chaque thread rejoint, dans un groupe coalescé, les threads du
+ *        parent qui ont la même étiquette (__match_any_sync sur les lanes du parent) ; tous
+ *        les threads du parent doivent l'appeler.
+ */
+template <typename Group>
+coalesced_group labeled_partition(const Group& parent, int label,
+                                  const std::source_location& where = std::source_location::current()) {
+    static_assert(detail::is_warp_group<Group>,
+                  "simt : labeled_partition partitionne un groupe coalescé ou une tuile de 32 threads au plus");
+    return coalesced_group(__match_any_sync(detail::group_mask(parent), label, where));
+}
+
+/** @brief Partition en deux selon un prédicat : labeled_partition sur l'étiquette 0 ou 1. */
+template <typename Group>
+coalesced_group binary_partition(const Group& parent, bool predicate,
+                                 const std::source_location& where = std::source_location::current()) {
+    return labeled_partition(parent, predicate ? 1 : 0, where);
 }
 
 /**

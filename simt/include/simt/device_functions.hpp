@@ -100,6 +100,74 @@ inline void __syncwarp(unsigned mask = 0xffffffffu,
 }
 inline unsigned __activemask() { return simt::detail::active_mask(); }
 
+// ---- Réductions de warp (capacité 8.0 : redux.sync) ------------------------------------
+// Chaque lane du masque reçoit la réduction des valeurs de toutes les lanes non terminées du
+// masque (PTX ISA, redux.sync) ; mêmes règles de masque que les shuffles et les votes.
+// add, min et max existent pour unsigned et int (min et max comparent alors avec signe ; la
+// somme est tronquée à 32 bits) ; and, or et xor pour unsigned seulement.
+
+namespace simt::detail {
+
+template <typename T>
+T warp_reduce(WarpOp op, unsigned mask, T value, const std::source_location& where) {
+    static_assert(sizeof(T) == 4, "simt : les réductions de warp portent sur 32 bits");
+    T result{};
+    warp_collective(op, mask, &value, &result, sizeof(T), std::is_signed_v<T> ? 1 : 0, warpSize, where);
+    return result;
+}
+
+}  // namespace simt::detail
+
+#define SIMT_WARP_REDUCE(NAME, OP, TYPE)                                                        \
+    inline TYPE NAME(unsigned mask, TYPE value,                                                \
+                     const std::source_location& where = std::source_location::current()) {    \
+        return simt::detail::warp_reduce<TYPE>(simt::detail::WarpOp::OP, mask, value, where); \
+    }
+SIMT_WARP_REDUCE(__reduce_add_sync, reduce_add, unsigned)
+SIMT_WARP_REDUCE(__reduce_add_sync, reduce_add, int)
+SIMT_WARP_REDUCE(__reduce_min_sync, reduce_min, unsigned)
+SIMT_WARP_REDUCE(__reduce_min_sync, reduce_min, int)
+SIMT_WARP_REDUCE(__reduce_max_sync, reduce_max, unsigned)
+SIMT_WARP_REDUCE(__reduce_max_sync, reduce_max, int)
+SIMT_WARP_REDUCE(__reduce_and_sync, reduce_and, unsigned)
+SIMT_WARP_REDUCE(__reduce_or_sync, reduce_or, unsigned)
+SIMT_WARP_REDUCE(__reduce_xor_sync, reduce_xor, unsigned)
+#undef SIMT_WARP_REDUCE
+
+// ---- Correspondances de warp (capacité 7.0 : match.sync) -------------------------------
+// Valeurs de 32 ou 64 bits (entiers, float, double), comparées bit à bit, entre les lanes non
+// terminées du masque (PTX ISA, match.sync).
+
+namespace simt::detail {
+
+template <typename T>
+unsigned warp_match(WarpOp op, unsigned mask, T value, const std::source_location& where) {
+    static_assert(std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
+                  "simt : __match_any_sync et __match_all_sync comparent des valeurs de 32 ou 64 bits");
+    unsigned char result[sizeof(T)] = {};  // warp_collective rend sizeof(T) octets ; le masque en tête
+    warp_collective(op, mask, &value, result, sizeof(T), 0, warpSize, where);
+    unsigned lanes = 0;
+    std::memcpy(&lanes, result, sizeof lanes);
+    return lanes;
+}
+
+}  // namespace simt::detail
+
+/** @brief Les lanes du masque dont la valeur est celle de la lane appelante. */
+template <typename T>
+unsigned __match_any_sync(unsigned mask, T value,
+                          const std::source_location& where = std::source_location::current()) {
+    return simt::detail::warp_match(simt::detail::WarpOp::match_any, mask, value, where);
+}
+/** @brief Les lanes du masque si toutes ont la même valeur (@p predicate vrai), sinon 0. */
+template <typename T>
+unsigned __match_all_sync(unsigned mask, T value, int* predicate,
+                          const std::source_location& where = std::source_location::current()) {
+    const unsigned lanes = simt::detail::warp_match(simt::detail::WarpOp::match_all, mask, value, where);
+    *predicate = lanes != 0;
+    return lanes;
+}
+
 // ---- Atomiques (mémoire globale et partagée) -------------------------------------------
 // Les blocs tournent sur plusieurs threads du système : de vraies opérations atomiques.
 // Chaque atomique cède ensuite la main, pour qu'une attente active progresse.

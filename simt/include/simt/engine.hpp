@@ -31,7 +31,13 @@ namespace detail {
 enum class BarrierKind { sync, count, all, any };
 
 /** @brief Opérations collectives d'un warp ; coalesce : l'appel de coalesced_threads(). */
-enum class WarpOp { shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync, exchange, elect, coalesce };
+enum class WarpOp {
+    shfl, shfl_up, shfl_down, shfl_xor, ballot, all, any, sync, exchange, elect, coalesce,
+    // __reduce_*_sync (capacité 8.0) ; le paramètre vaut 1 pour la version int de add, min, max.
+    reduce_add, reduce_min, reduce_max, reduce_and, reduce_or, reduce_xor,
+    // __match_any_sync, __match_all_sync (capacité 7.0) : comparaison des valeurs bit à bit.
+    match_any, match_all
+};
 
 /**
  * @brief Calcul d'une opération collective de warp à opérandes quelconques (mma.sync,
