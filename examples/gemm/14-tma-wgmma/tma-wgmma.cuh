@@ -60,13 +60,9 @@ __global__ void __launch_bounds__(TmaWgmmaConfig::threads)
  *        maps de A et de B sont encodées sur l'hôte (une fois par jeu de matrices) et passées
  *        par valeur (`__grid_constant__`) ; la TMA exige A et B alignées sur 16 octets.
  */
-struct TmaWgmmaKernel : TiledStep<TmaWgmmaKernel, TmaWgmmaConfig, 16, bf16> {
+struct TmaWgmmaKernel : TmaWgmmaStep<TmaWgmmaKernel, TmaWgmmaConfig> {
     static constexpr const char* name = "gemm_tma_wgmma_bf16";  ///< nom affiché
     static constexpr auto kernel = gemm_tma_wgmma_bf16;         ///< le noyau lancé
-    /** @brief Mémoire partagée dynamique : au-delà de 48 Kio, demandée au runtime. */
-    static constexpr std::size_t shared_bytes = TmaWgmmaConfig::shared_bytes;
-    static constexpr int minimum_architecture = 90;                         ///< wgmma : sm_90a
-    static constexpr const char* architecture_feature = "wgmma et la TMA";  ///< pour le message de refus
 
     /** @brief Les arguments du noyau : les tensor maps de A (boîte 128 × 64) et de B (boîte 64 × 64). */
     static auto kernel_arguments(const GemmArgsOf<bf16>& args) {

@@ -91,21 +91,14 @@ constexpr const char* persistent_name() {
  *        finisse pour démarrer, et la fin de la dernière vague de l'étape 14 disparaît.
  */
 template <schedule::Order order>
-struct PersistentKernel : TiledStep<PersistentKernel<order>, PersistentConfig, 16, bf16> {
+struct PersistentKernel : TmaWgmmaStep<PersistentKernel<order>, PersistentConfig> {
     static constexpr const char* name = persistent_name<order>();  ///< nom affiché
     static constexpr auto kernel = gemm_persistent_bf16<order>;    ///< le noyau lancé
-    /** @brief Mémoire partagée dynamique : au-delà de 48 Kio, demandée au runtime. */
-    static constexpr std::size_t shared_bytes = PersistentConfig::shared_bytes;
-    static constexpr int minimum_architecture = 90;                         ///< wgmma : sm_90a
-    static constexpr const char* architecture_feature = "wgmma et la TMA";  ///< pour le message de refus
-
-    /** @brief Blocs résidents à la fois sur le GPU courant (common/tma_wgmma.cuh). */
-    static int resident_blocks() { return gemm::resident_blocks<kernel, PersistentConfig::threads, shared_bytes>(); }
 
     /** @brief Une grille à une dimension : min(tuiles, blocs résidents). */
     static LaunchGeometry geometry(const Shape& shape) {
         const int tiles = (shape.m / PersistentConfig::block_m) * (shape.n / PersistentConfig::block_n);
-        return {dim3(unsigned(std::min(tiles, resident_blocks()))), dim3(PersistentConfig::threads)};
+        return {dim3(unsigned(std::min(tiles, PersistentKernel::resident_blocks()))), dim3(PersistentConfig::threads)};
     }
 
     /** @brief Les arguments du noyau : les tensor maps de A et de B, puis la forme. */

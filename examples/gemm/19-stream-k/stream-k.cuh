@@ -147,16 +147,9 @@ __global__ void __launch_bounds__(StreamKConfig::threads)
  *        fp32 et un drapeau par bloc) est alloué au premier lancement et gardé : un lancement
  *        à la fois (un seul flux), puisque chacun rend les drapeaux nuls pour le suivant.
  */
-struct StreamKKernel : TiledStep<StreamKKernel, StreamKConfig, 16, bf16> {
+struct StreamKKernel : TmaWgmmaStep<StreamKKernel, StreamKConfig> {
     static constexpr const char* name = "gemm_stream_k_bf16";  ///< nom affiché
     static constexpr auto kernel = gemm_stream_k_bf16;          ///< le noyau lancé
-    /** @brief Mémoire partagée dynamique : au-delà de 48 Kio, demandée au runtime. */
-    static constexpr std::size_t shared_bytes = StreamKConfig::shared_bytes;
-    static constexpr int minimum_architecture = 90;                         ///< wgmma : sm_90a
-    static constexpr const char* architecture_feature = "wgmma et la TMA";  ///< pour le message de refus
-
-    /** @brief Blocs résidents à la fois sur le GPU courant (common/tma_wgmma.cuh). */
-    static int resident_blocks() { return gemm::resident_blocks<kernel, StreamKConfig::threads, shared_bytes>(); }
 
     /** @brief Une grille à une dimension : min(itérations, blocs résidents). */
     static LaunchGeometry geometry(const Shape& shape) {

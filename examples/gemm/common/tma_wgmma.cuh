@@ -199,4 +199,19 @@ inline std::pair<CUtensorMap, CUtensorMap> operand_maps(const GemmArgsOf<bf16>& 
 }
 
 }  // namespace tma_wgmma
+
+/**
+ * @brief Ce que les étapes TMA + wgmma (14, 17, 19) déclarent de même au lanceur, aux tests et
+ *        au benchmark communs. @p Step (la structure de l'étape) fournit name, kernel et
+ *        kernel_arguments, et geometry pour une grille persistante.
+ */
+template <class Step, class Config>
+struct TmaWgmmaStep : TiledStep<Step, Config, 16, bf16> {
+    static constexpr std::size_t shared_bytes = Config::shared_bytes;       ///< au-delà de 48 Kio : demandée au runtime
+    static constexpr int minimum_architecture = 90;                         ///< wgmma : sm_90a
+    static constexpr const char* architecture_feature = "wgmma et la TMA";  ///< pour le message de refus
+
+    /** @brief Blocs résidents à la fois sur le GPU courant : la grille d'un noyau persistant. */
+    static int resident_blocks() { return gemm::resident_blocks<Step::kernel, Config::threads, shared_bytes>(); }
+};
 }  // namespace noyaux::gemm
