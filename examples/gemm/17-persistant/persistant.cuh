@@ -9,6 +9,7 @@
 #pragma once
 
 #include "gemm/common/kernel.cuh"
+#include "gemm/common/tile_order_table.cuh"
 #include "gemm/common/tile_scheduler.hpp"
 #include "gemm/common/tma_wgmma.cuh"
 
@@ -31,13 +32,14 @@ struct PersistentConfig : TmaWgmmaConfig {
 /**
  * @brief C ← α·A·B + β·C comme l'étape 14 (M et N multiples de 128, K multiple de 64), par des
  *        blocs persistants : le bloc b calcule les tuiles de rang b, b + gridDim.x… de l'ordre
- *        @p order. Les mbarrier sont initialisés une fois ; le compteur d'étapes du pipeline
- *        continue d'une tuile à l'autre.
+ *        @p order (pour Hilbert, lu dans @p order_table). Les mbarrier sont initialisés une
+ *        fois ; le compteur d'étapes du pipeline continue d'une tuile à l'autre.
  */
 template <schedule::Order order>
 __global__ void __launch_bounds__(PersistentConfig::threads)
     gemm_persistent_bf16(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                         int m, int n, int k, float alpha, float beta, float* __restrict__ c) {
+                         int m, int n, int k, float alpha, float beta, float* __restrict__ c,
+                         const schedule::Tile* __restrict__ order_table) {
 #if NOYAUX_HAS_WGMMA
     using C = PersistentConfig;
     using namespace tma_wgmma;
@@ -45,7 +47,8 @@ __global__ void __launch_bounds__(PersistentConfig::threads)
     __shared__ std::uint64_t full[C::stages];
     Pipeline pipeline = make_pipeline(shared_raw, full, &map_a, &map_b);
     const int steps = k / C::block_k;
-    schedule::TileCursor<order> cursor(m / C::block_m, n / C::block_n, C::group, int(blockIdx.x), int(gridDim.x));
+    schedule::TileCursor<order> cursor(m / C::block_m, n / C::block_n, C::group, int(blockIdx.x), int(gridDim.x),
+                                       order_table);
     schedule::Tile tile;
     bool more = cursor.next(tile);  // la grille n'a pas plus de blocs que de tuiles
     if (threadIdx.x == 0) {
@@ -101,10 +104,13 @@ struct PersistentKernel : TmaWgmmaStep<PersistentKernel<order>, PersistentConfig
         return {dim3(unsigned(std::min(tiles, PersistentKernel::resident_blocks()))), dim3(PersistentConfig::threads)};
     }
 
-    /** @brief Les arguments du noyau : les tensor maps de A et de B, puis la forme. */
+    /** @brief Les arguments du noyau : les tensor maps de A et de B, la forme, C, la table de l'ordre. */
     static auto kernel_arguments(const GemmArgsOf<bf16>& args) {
         const auto [map_a, map_b] = tma_wgmma::operand_maps(args);
-        return std::make_tuple(map_a, map_b, args.shape.m, args.shape.n, args.shape.k, args.alpha, args.beta, args.c);
+        const schedule::Tile* table = schedule::device_order_table<order>(
+            args.shape.m / PersistentConfig::block_m, args.shape.n / PersistentConfig::block_n);
+        return std::make_tuple(map_a, map_b, args.shape.m, args.shape.n, args.shape.k, args.alpha, args.beta, args.c,
+                               table);
     }
 };
 // --8<-- [end:lancement]

@@ -7,27 +7,50 @@
  */
 #include "clusters.cuh"
 
+#include "gemm/common/gemm_reference.hpp"
 #include "gemm/common/ladder_registration.cuh"
+#include "gemm/common/runner.cuh"
+
+#include <gtest/gtest.h>
+
+#include <string>
 
 namespace noyaux::gemm {
 // --8<-- [start:garanties]
 // La suite commune de l'échelle (common/ladder_tests.cpp), en bf16, appliquée à ClusterKernel, plus
-// deux formes. Exacte : 11 pas de K sur 4 étages, deux clusters en N et deux bandes en M ;
-// chaque étage est rechargé deux ou trois fois, et seulement quand les consommateurs des deux
-// blocs l'ont rendu : une arrivée distante oubliée bloque, une arrivée en trop laisse écraser
-// un étage lu. Refusée : trois tuiles de 128 colonnes, le troisième bloc n'aurait pas de voisin
-// dans son cluster.
+// deux formes. Exacte : 2 × 3 tuiles de clusters (256 × 256) et 5 pas de K sur 4 étages : les
+// étages ne sont rechargés que quand les consommateurs des deux blocs les ont rendus ; une
+// arrivée distante oubliée bloque, une arrivée en trop laisse écraser un étage lu. Refusée : une
+// seule tuile de 128 lignes, le second bloc du cluster n'aurait pas de voisin.
 namespace {
 using Tile = ClusterConfig;  ///< les dimensions de la tuile de l'étape
 }
 const LadderTests<ClusterKernel> ladder_tests{
     "Cluster",
-    {.exact = {{2 * Tile::block_m, 4 * Tile::block_n, 11 * Tile::block_k}},
-     .rejected = {{Tile::block_m, 3 * Tile::block_n, Tile::block_k}}}};
+    {.exact = {{2 * Tile::cluster_m, 3 * Tile::block_n, 5 * Tile::block_k}},
+     .rejected = {{Tile::block_m, Tile::block_n, Tile::block_k}}}};
 // La page de l'étape donne l'occupation pour cette mémoire partagée dynamique.
-static_assert(ClusterKernel::shared_bytes == 132096, "mettre à jour la page de l'étape 18 (occupation)");
-// N doit couvrir des clusters entiers : deux tuiles de 128 colonnes.
-static_assert(ClusterKernel::granularity.n == 256, "mettre à jour la page et le refus de l'étape 18");
+static_assert(ClusterKernel::shared_bytes == 197632, "mettre à jour la page de l'étape 18 (occupation)");
+// M doit couvrir des clusters entiers : deux tuiles de 128 lignes.
+static_assert(ClusterKernel::granularity.m == 256, "mettre à jour la page et le refus de l'étape 18");
 // --8<-- [end:garanties]
 
+
+namespace {
+
+// Une tuile de plus que la grille n'a de clusters : un cluster au moins en enchaîne deux, et
+// recharge pour la seconde des étages que les deux blocs ont rendus pendant la première. Avec
+// β ≠ 0, une tuile calculée deux fois compterait β·C deux fois, une tuile oubliée garderait
+// l'ancien C. Sur l'émulateur (4 SM, un bloc par SM) : 2 clusters, 3 tuiles.
+TEST(Cluster, PersistentClustersChainTiles) {
+    if (const std::string why = unavailable_reason<ClusterKernel>(); !why.empty()) GTEST_SKIP() << why;
+    const int clusters = ClusterKernel::resident_clusters();
+    const Shape shape{(clusters + 1) * Tile::cluster_m, Tile::block_n, 5 * Tile::block_k};
+    ASSERT_EQ(int(ClusterKernel::geometry(shape).grid.x), clusters * Tile::cluster);
+    const HostProblemOf<bf16> problem = make_problem<bf16>(shape, 1.0f, -0.5f, Values::small_integers);
+    const auto mismatch = first_mismatch(run_on_device<ClusterKernel>(problem), reference_gemm(problem), shape);
+    EXPECT_FALSE(mismatch.has_value()) << clusters << " clusters : " << mismatch.value_or("");
+}
+
+}  // namespace
 }  // namespace noyaux::gemm

@@ -6,7 +6,8 @@
  *        demandent en même temps, donc ce que le cache L2 peut partager.
  *
  * Les fonctions d'indice et le curseur d'un bloc persistant (TileCursor) servent à l'hôte et
- * au GPU ; hilbert_order et tile_order donnent l'ordre entier, pour les tests et les figures.
+ * au GPU ; hilbert_order et tile_order donnent l'ordre entier : pour les tests et les figures,
+ * et, pour Hilbert, la table que lit le noyau.
  */
 #pragma once
 
@@ -88,54 +89,45 @@ enum class Order {
 // --8<-- [start:curseur]
 /**
  * @brief Les tuiles d'un bloc persistant : celles de rang @p first, first + stride, first +
- *        2·stride… dans l'ordre @p order (le rang de Hilbert ne compte que les cases de la
- *        grille). Chaque bloc a le sien, de first = son indice et stride = la taille de la
- *        grille : les blocs se partagent ainsi toutes les tuiles, chacune une fois, et une vague
- *        de blocs prend des tuiles consécutives de l'ordre.
+ *        2·stride… dans l'ordre @p order. Chaque bloc a le sien, de first = son indice et
+ *        stride = la taille de la grille : les blocs se partagent ainsi toutes les tuiles,
+ *        chacune une fois, et une vague de blocs prend des tuiles consécutives de l'ordre.
  *
- * Pour Hilbert, le curseur suit la courbe du plus petit carré de côté puissance de deux qui
- * contient la grille et saute les cases qui en sortent : aucune table, ni en mémoire globale
- * ni à calculer sur l'hôte ; le prix, au plus côté² pas de courbe par bloc (côté < deux fois
- * la plus grande dimension), reste négligeable devant le calcul d'une seule tuile.
+ * En lignes et groupé, la tuile se calcule depuis son rang en quelques divisions. Hilbert lit
+ * la table de l'ordre complet (hilbert_order, calculée sur l'hôte une fois par forme) : le
+ * rang d'une case parmi celles de la grille ne se calcule pas sans parcourir la courbe, et ce
+ * parcours (environ stride cases par tuile) coûterait plus de temps que le calcul de la tuile.
  */
 template <Order order>
 class TileCursor {
 public:
-    /** @brief Le curseur d'un bloc : ni tuile ni pas de courbe avant le premier next(). */
-    NOYAUX_HOST_DEVICE constexpr TileCursor(int tiles_m, int tiles_n, int group, int first, int stride)
-        : tiles_m_(tiles_m), tiles_n_(tiles_n), group_(group), rank_(first), stride_(stride) {
-        while (side_ < std::uint32_t(tiles_m > tiles_n ? tiles_m : tiles_n)) side_ *= 2;
-    }
-
+    /**
+     * @brief Le curseur d'un bloc, avant son premier next().
+     * @param hilbert_table pour Order::hilbert, l'ordre complet (tiles_m × tiles_n tuiles) ;
+     *        ignoré pour les autres ordres
+     */
+    NOYAUX_HOST_DEVICE constexpr TileCursor(int tiles_m, int tiles_n, int group, int first, int stride,
+                                            const Tile* hilbert_table = nullptr)
+        : tiles_m_(tiles_m), tiles_n_(tiles_n), group_(group), rank_(first), stride_(stride),
+          table_(hilbert_table) {}
     /** @brief La tuile suivante du bloc dans @p tile ; faux quand il n'y en a plus. */
     NOYAUX_HOST_DEVICE constexpr bool next(Tile& tile) {
         if (rank_ >= tiles_m_ * tiles_n_) return false;
-        if constexpr (order == Order::row_major) {
+        if constexpr (order == Order::row_major)
             tile = row_major_tile(rank_, tiles_m_, tiles_n_);
-        } else if constexpr (order == Order::grouped) {
+        else if constexpr (order == Order::grouped)
             tile = grouped_tile(rank_, tiles_m_, tiles_n_, group_);
-        } else {
-            // Avance sur la courbe jusqu'à la case de la grille de rang rank_.
-            for (;; ++cell_) {
-                const Tile point = hilbert_point(cell_, side_);
-                if (point.m < tiles_m_ && point.n < tiles_n_ && valid_seen_++ == rank_) {
-                    tile = point;
-                    ++cell_;
-                    break;
-                }
-            }
-        }
+        else
+            tile = table_[rank_];
         rank_ += stride_;
         return true;
     }
 
 private:
     int tiles_m_, tiles_n_, group_;
-    int rank_;                    // rang, dans l'ordre, de la prochaine tuile du bloc
-    int stride_;                  // nombre de blocs de la grille
-    std::uint32_t side_ = 1;      // Hilbert : côté du carré qui contient la grille
-    std::uint32_t cell_ = 0;      // Hilbert : prochaine case de la courbe à examiner
-    int valid_seen_ = 0;          // Hilbert : cases de la grille rencontrées avant cell_
+    int rank_;            // rang, dans l'ordre, de la prochaine tuile du bloc
+    int stride_;          // nombre de blocs (ou de clusters) de la grille
+    const Tile* table_;   // Hilbert : l'ordre complet
 };
 // --8<-- [end:curseur]
 

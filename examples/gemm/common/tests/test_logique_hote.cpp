@@ -88,7 +88,7 @@ void expect_cursors_cover_the_order(int tiles_m, int tiles_n, int blocks) {
     const std::vector<Tile> expected = schedule::tile_order(order, tiles_m, tiles_n, 8);
     std::vector<int> computed(expected.size(), 0);
     for (int block = 0; block < blocks; ++block) {
-        schedule::TileCursor<order> cursor(tiles_m, tiles_n, 8, block, blocks);
+        schedule::TileCursor<order> cursor(tiles_m, tiles_n, 8, block, blocks, expected.data());
         Tile tile;
         for (std::size_t rank = std::size_t(block); cursor.next(tile); rank += std::size_t(blocks)) {
             ASSERT_LT(rank, expected.size()) << "bloc " << block << " : une tuile de trop";
