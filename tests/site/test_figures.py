@@ -58,8 +58,8 @@ def constants():
              "efficacite_pour_mille": 61, "blocs_stream_k": 128, "part_max": 1, "part_min": 1},
             {"cote": 4096, "tuiles": 1024, "iterations_par_tuile": 64, "vagues": 4, "derniere_vague": 232,
              "efficacite_pour_mille": 970, "blocs_stream_k": 264, "part_max": 249, "part_min": 248}]},
-        "etape18": {"block_m": 128, "block_n": 128, "block_k": 64, "cluster": 2, "a_box_rows": 64,
-                    "stages": 4, "a_bytes": 16384, "b_bytes": 16384, "consumers": 1},
+        "etape18": {"block_m": 128, "block_n": 256, "block_k": 64, "cluster": 2, "b_boxes_per_block": 2,
+                    "box_cols": 64, "stages": 4, "a_bytes": 16384, "b_bytes": 32768, "consumers": 2},
         "etape15": {"block_m": 128, "block_n": 128, "block_k": 64, "stages": 4, "consumers": 1,
                     "threads": 256, "producer_registers": 40, "consumer_registers": 232, "wgmma_m": 64,
                     "consumer_rows": 128},
@@ -266,15 +266,16 @@ class WarpSpecializedTest(unittest.TestCase):
 
 
 class ClusterMulticastTest(unittest.TestCase):
-    def test_each_block_loads_one_part_of_a_and_broadcasts_it(self):
+    def test_each_block_loads_one_part_of_b_and_broadcasts_it(self):
         figure = figures.gemm_cluster_multicast(constants())
-        self.assertIn("coupée en 2 parts de 64 lignes", figure.alt)
-        self.assertIn("32\u202f768 octets", figure.alt)
+        self.assertIn("coupée en 2 parts de 128 colonnes", figure.alt)
+        self.assertIn("49\u202f152 octets", figure.alt)
+        self.assertIn("16 arrivées", figure.alt)
         self.assertIn("étape 18", figure.caption.lower())
 
-    def test_parts_that_do_not_cover_the_tile_of_a_are_refused(self):
+    def test_parts_that_do_not_cover_the_tile_of_b_are_refused(self):
         data = copy.deepcopy(constants())
-        data["etape18"]["a_box_rows"] = 32
+        data["etape18"]["b_boxes_per_block"] = 1
         with self.assertRaisesRegex(FigureError, "ne couvrent pas"):
             figures.gemm_cluster_multicast(data)
 

@@ -173,11 +173,12 @@ void warp_specialized_step(Json& json, const char* key) {
         .value("wgmma_m", W::wgmma_m).value("consumer_rows", W::consumer_rows).close();
 }
 
-/** @brief L'étape 18 : le cluster, la part de A que charge chaque bloc et les octets d'un étage. */
+/** @brief L'étape 18 : le cluster, la part de B que charge chaque bloc et les octets d'un étage. */
 void cluster_step(Json& json) {
     using K = ClusterConfig;
     json.open("etape18").value("block_m", K::block_m).value("block_n", K::block_n).value("block_k", K::block_k)
-        .value("cluster", K::cluster).value("a_box_rows", K::a_box_rows).value("stages", K::stages)
+        .value("cluster", K::cluster).value("b_boxes_per_block", K::b_boxes_per_block)
+        .value("box_cols", K::box_cols).value("stages", K::stages)
         .value("a_bytes", K::a_bytes).value("b_bytes", K::b_bytes).value("consumers", K::consumers).close();
 }
 

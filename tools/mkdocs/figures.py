@@ -1088,75 +1088,75 @@ def gemm_two_consumers(constants: dict) -> Figure:
 def gemm_cluster_multicast(constants: dict) -> Figure:
     cfg = _section(constants, "etape18")
     bm, bn, bk = cfg["block_m"], cfg["block_n"], cfg["block_k"]
-    cluster, part = cfg["cluster"], cfg["a_box_rows"]
+    cluster, boxes, box_cols = cfg["cluster"], cfg["b_boxes_per_block"], cfg["box_cols"]
     a_bytes, b_bytes, consumers = cfg["a_bytes"], cfg["b_bytes"], cfg["consumers"]
-    if part * cluster != bm:
-        raise FigureError(f"étape 18 : {cluster} parts de {part} lignes ne couvrent pas les {bm} lignes de A")
+    part = boxes * box_cols          # colonnes de B que charge chaque bloc
+    if part * cluster != bn:
+        raise FigureError(f"étape 18 : {cluster} parts de {part} colonnes ne couvrent pas les {bn} colonnes de B")
     if a_bytes != bm * bk * 2 or b_bytes != bk * bn * 2:
         raise FigureError("étape 18 : octets d'un étage incohérents avec la tuile")
-    scale = 1.1                      # pixels par élément
-    a_w, a_h = bk * scale, bm * scale
-    b_w, b_h = bn * scale, bk * scale
-    block_w = a_w + b_w + 90
     if cluster != 2:
         raise FigureError(f"étape 18 : la figure dessine un cluster de 2 blocs, pas de {cluster}")
-    left, top, gap = 30, 130, 90
-    a_x = left + block_w + gap                 # A (globale) au milieu, les deux blocs de part et d'autre
-    width = a_x + a_w + gap + block_w + 30
-    height = top + a_h + 172
-    canvas = Canvas(width, height, "Cluster de deux blocs et diffusion TMA de la tuile de A (étape 18)")
-    canvas.text(20, 24, f"Cluster de {cluster} blocs voisins en N : même bande de {bm} lignes de C, donc même "
-                f"tuile de A ({bm} × {bk})", bold=True)
-    canvas.text(20, 46, f"Chaque bloc charge {part} lignes de A et les diffuse (.multicast::cluster) ; "
-                f"il charge seul sa tuile de B ({bk} × {bn}).", size=12, fill=MUTED)
+    scale = 1.0                      # pixels par élément
+    a_w, a_h = bk * scale, bm * scale
+    b_w, b_h = bn * scale, bk * scale
+    block_w = a_w + b_w + 70
+    left, gap = 30, 60
+    width = left + 2 * block_w + gap + 30
+    b_x, b_y = (width - b_w) / 2, 120           # B (globale) en haut, au milieu
+    top = b_y + b_h + 90                        # les deux blocs en dessous
+    height = top + a_h + 160
+    canvas = Canvas(width, height, "Cluster de deux blocs et diffusion TMA de la tuile de B (étape 18)")
+    canvas.text(20, 24, f"Cluster de {cluster} blocs voisins en M : même bande de {bn} colonnes de C, donc même "
+                f"tuile de B ({bk} × {bn})", bold=True)
+    canvas.text(20, 46, f"Chaque bloc charge {part} colonnes de B ({boxes} boîtes de {bk} × {box_cols}) et les "
+                f"diffuse (.multicast::cluster) ; il charge seul sa tuile de A ({bm} × {bk}).", size=12, fill=MUTED)
     canvas.text(20, 66, "Schéma, pas à l'échelle des durées ; rien n'y est mesuré.", size=12, fill=MUTED)
-    # A en mémoire globale : une part par rang.
-    canvas.text(a_x + a_w / 2, top - 12, "A (globale)", size=12, anchor="middle", bold=True)
-    colors = [(A_FILL, A_STRONG), ("#e4dcf3", "#6b4fa8")]
+    # B en mémoire globale : une part par rang.
+    canvas.text(b_x + b_w / 2, b_y - 12, "B (globale)", size=12, anchor="middle", bold=True)
+    colors = [(B_FILL, B_STRONG), ("#e4dcf3", "#6b4fa8")]
     for r in range(cluster):
         fill, stroke = colors[r]
-        canvas.rect(a_x, top + r * part * scale, a_w, part * scale, fill, stroke, 1.2)
-        canvas.text(a_x + a_w / 2, top + (r + 0.5) * part * scale + 4, f"part {r}", size=11, anchor="middle")
+        canvas.rect(b_x + r * part * scale, b_y, part * scale, b_h, fill, stroke, 1.2)
+        canvas.text(b_x + (r + 0.5) * part * scale, b_y + b_h / 2 + 4, f"part {r}", size=11, anchor="middle")
     for b in range(cluster):
-        x0 = left if b == 0 else a_x + a_w + gap
-        canvas.rect(x0, top - 40, block_w, a_h + 110, "none", MUTED, 1, dash="4 3")
-        canvas.text(x0 + 10, top - 22, f"bloc de rang {b} : colonnes {b * bn} à {(b + 1) * bn - 1}",
+        x0 = left + b * (block_w + gap)
+        canvas.rect(x0, top - 10, block_w, a_h + 100, "none", MUTED, 1, dash="4 3")
+        # Le titre en bas du bloc : en haut, les flèches venues de B le traverseraient.
+        canvas.text(x0 + 10, top + a_h + 78, f"bloc de rang {b} : lignes {b * bm} à {(b + 1) * bm - 1} du cluster",
                     size=12, bold=True)
-        # La tuile de A du bloc est du côté de A globale, pour que les flèches ne croisent rien.
-        ay = top + 10
-        ax = x0 + block_w - 20 - a_w if b == 0 else x0 + 20
-        bx = x0 + 20 if b == 0 else ax + a_w + 40
+        ax, ay = x0 + 20, top + 10
+        bx, by = ax + a_w + 30, top + 10
+        canvas.rect(ax, ay, a_w, a_h, A_FILL, A_STRONG, 1.2)
+        canvas.text(ax + a_w / 2, ay + a_h / 2 + 4, "A", size=11, anchor="middle")
+        canvas.text(ax + a_w / 2, ay + a_h + 18, "chargée seule", size=11, anchor="middle", fill=MUTED)
         for r in range(cluster):
             fill, stroke = colors[r]
-            canvas.rect(ax, ay + r * part * scale, a_w, part * scale, fill, stroke, 1.2)
-            canvas.text(ax + a_w / 2, ay + (r + 0.5) * part * scale + 4, f"de {r}", size=11, anchor="middle")
+            canvas.rect(bx + r * part * scale, by, part * scale, b_h, fill, stroke, 1.2)
+            canvas.text(bx + (r + 0.5) * part * scale, by + b_h / 2 + 4, f"de {r}", size=11, anchor="middle")
             # La part r va du global vers chaque bloc : trait plein chez le bloc qui la charge.
-            start_x, end_x = (a_x, ax + a_w) if b == 0 else (a_x + a_w, ax)
-            canvas.line(start_x, top + (r + 0.5) * part * scale, end_x, ay + (r + 0.5) * part * scale,
+            canvas.line(b_x + (r + 0.5) * part * scale, b_y + b_h, bx + (r + 0.5) * part * scale, by,
                         stroke, 1.1, dash=None if r == b else "5 3", arrow=True)
-        canvas.text(ax + a_w / 2, ay + a_h + 18, "tuile de A", size=11, anchor="middle", fill=MUTED)
-        canvas.rect(bx, ay, b_w, b_h, B_FILL, B_STRONG, 1.2)
-        canvas.text(bx + b_w / 2, ay + b_h / 2 + 4, f"B ({bk} × {bn})", size=11, anchor="middle")
-        canvas.text(bx + b_w / 2, ay + b_h + 18, "chargée par ce bloc seul", size=11, anchor="middle", fill=MUTED)
+        canvas.text(bx + b_w / 2, by + b_h + 18, "tuile de B", size=11, anchor="middle", fill=MUTED)
         stage = french_number(a_bytes + b_bytes, 0)
-        canvas.text(x0 + 10, top + a_h + 50, f"« plein » : {stage} octets, dont {french_number(part * bk * 2, 0)} venus",
-                    size=11, fill=MUTED)
-        canvas.text(x0 + 10, top + a_h + 66, f"de chaque bloc ; « vide » : {4 * consumers * cluster} arrivées",
-                    size=11, fill=MUTED)
-    note_y = top + a_h + 110
+        canvas.text(bx, by + b_h + 50, f"« plein » : {stage} octets,", size=11, fill=MUTED)
+        canvas.text(bx, by + b_h + 66, f"dont {french_number(part * bk * 2, 0)} venus de chaque bloc ;", size=11,
+                    fill=MUTED)
+        canvas.text(bx, by + b_h + 82, f"« vide » : {4 * consumers * cluster} arrivées", size=11, fill=MUTED)
+    note_y = top + a_h + 115
     canvas.text(20, note_y, "Trait plein : la part que le bloc charge lui-même ; tirets : celle qu'un voisin "
                 "lui diffuse.", size=12, fill=MUTED)
     canvas.text(20, note_y + 18, "Un étage n'est rechargé que quand les consommateurs des deux blocs l'ont rendu "
                 "(mbarrier.arrive distant, adresse mapa).", size=12, fill=MUTED)
     canvas.text(20, note_y + 36, "barrier.cluster au début (mbarrier prêts partout) et à la fin (aucun bloc ne "
                 "quitte tant qu'un voisin peut lui écrire).", size=12, fill=MUTED)
-    alt = (f"Deux blocs d'un cluster de l'étape 18, voisins en N, calculent la même bande de {bm} lignes de C. "
-           f"La tuile de A ({bm} × {bk}) est coupée en {cluster} parts de {part} lignes : le bloc de rang r "
-           "charge la part r par la TMA et la diffuse dans la mémoire partagée de tous les blocs du cluster, "
-           f"au même décalage. Chaque bloc charge seul sa tuile de B ({bk} × {bn}). Le mbarrier « plein » de "
-           f"chaque bloc attend {french_number(a_bytes + b_bytes, 0)} octets, dont une part de A venue de chaque bloc ; le "
-           f"mbarrier « vide » attend {4 * consumers * cluster} arrivées, celles des warps consommateurs des "
-           "deux blocs.")
+    alt = (f"Deux blocs d'un cluster de l'étape 18, voisins en M, calculent deux tuiles de C superposées qui "
+           f"partagent la même tuile de B ({bk} × {bn}). Elle est coupée en {cluster} parts de {part} colonnes : "
+           "le bloc de rang r charge la part r par la TMA et la diffuse dans la mémoire partagée de tous les "
+           f"blocs du cluster, au même décalage. Chaque bloc charge seul sa tuile de A ({bm} × {bk}). Le "
+           f"mbarrier « plein » de chaque bloc attend {french_number(a_bytes + b_bytes, 0)} octets, dont une part "
+           f"de B venue de chaque bloc ; le mbarrier « vide » attend {4 * consumers * cluster} arrivées, celles "
+           "des warps consommateurs des deux blocs.")
     caption = ("Étape 18 : ce que charge et diffuse chaque bloc d'un cluster de deux ; schéma tiré des "
                "constantes du noyau compilé.")
     return Figure(canvas.svg(), alt, caption)
