@@ -102,9 +102,8 @@ template <Order order>
 class TileCursor {
 public:
     /**
-     * @brief Le curseur d'un bloc, avant son premier next().
-     * @param hilbert_table pour Order::hilbert, l'ordre complet (tiles_m × tiles_n tuiles) ;
-     *        ignoré pour les autres ordres
+     * @brief Le curseur d'un bloc, avant son premier next() ; @p hilbert_table est l'ordre
+     *        complet (tiles_m × tiles_n tuiles) pour Order::hilbert, ignoré pour les autres.
      */
     NOYAUX_HOST_DEVICE constexpr TileCursor(int tiles_m, int tiles_n, int group, int first, int stride,
                                             const Tile* hilbert_table = nullptr)
