@@ -131,8 +131,8 @@ __global__ void __launch_bounds__(StreamKConfig::threads)
                 stream_k_device::add_partial(acc, partials + w * C::partial_floats, flags + w);
             store_tile(acc, m0, n0, n, alpha, beta, c);  // α et β, une seule fois par tuile
         } else {
-            // Le début d'une tuile partagée, le premier morceau Stream-K du bloc : un bloc
-            // suivant finira la tuile, et l'attend d'autant moins que la publication est tôt.
+            // Un morceau inachevé de tuile partagée, le premier de la part Stream-K du bloc (il
+            // n'y en a qu'un) : un bloc suivant finira la tuile, et attend moins si l'on publie tôt.
             stream_k_device::publish_partial(acc, partials + std::int64_t(blockIdx.x) * C::partial_floats,
                                              flags + blockIdx.x);
         }
