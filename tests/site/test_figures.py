@@ -55,9 +55,15 @@ def constants():
                                (3, 3), (2, 3), (1, 3), (1, 2), (0, 2), (0, 3)])]},
         "etape19": {"sm": 132, "blocs_par_sm": 2, "blocs": 264, "formes": [
             {"cote": 512, "tuiles": 16, "iterations_par_tuile": 8, "vagues": 1, "derniere_vague": 16,
-             "efficacite_pour_mille": 61, "blocs_stream_k": 128, "part_max": 1, "part_min": 1},
+             "efficacite_pour_mille": 61, "blocs_grille": 128, "tuiles_entieres": 0, "tuiles_partagees": 16,
+             "part_max": 1, "part_min": 1},
             {"cote": 4096, "tuiles": 1024, "iterations_par_tuile": 64, "vagues": 4, "derniere_vague": 232,
-             "efficacite_pour_mille": 970, "blocs_stream_k": 264, "part_max": 249, "part_min": 248}]},
+             "efficacite_pour_mille": 970, "blocs_grille": 264, "tuiles_entieres": 1024, "tuiles_partagees": 0,
+             "part_max": 0, "part_min": 0},
+            # Forme inventée pour l'hybride : 3 vagues pleines et 100 tuiles en queue.
+            {"cote": 1, "tuiles": 892, "iterations_par_tuile": 64, "vagues": 4, "derniere_vague": 100,
+             "efficacite_pour_mille": 845, "blocs_grille": 264, "tuiles_entieres": 528, "tuiles_partagees": 364,
+             "part_max": 89, "part_min": 88}]},
         "etape18": {"block_m": 128, "block_n": 256, "block_k": 64, "cluster": 2, "b_boxes_per_block": 2,
                     "box_cols": 64, "stages": 4, "a_bytes": 16384, "b_bytes": 32768, "consumers": 2},
         "etape15": {"block_m": 128, "block_n": 128, "block_k": 64, "stages": 4, "consumers": 1,
@@ -310,8 +316,20 @@ class StreamKWavesTest(unittest.TestCase):
     def test_each_shape_shows_its_waves_and_last_wave(self):
         figure = figures.gemm_stream_k_waves(constants())
         self.assertIn("4\u202f096³, 1\u202f024 tuiles, 4 vagues, dernière remplie à 232 sur 264, efficacité 97,0 %", figure.alt)
-        self.assertIn("Stream-K 248 ou 249 itérations par bloc", figure.alt)
+        self.assertIn("efficacité 97,0 %, toutes les tuiles entières", figure.alt)
         self.assertIn("512³, 16 tuiles, 1 vague,", figure.alt)
+        self.assertIn("toutes partagées (16), 1 itération de K par bloc", figure.alt)
+        self.assertIn("528 entières, 364 partagées, 88 ou 89 itérations de K par bloc", figure.alt)
+
+    def test_hybrid_counts_that_do_not_add_up_are_refused(self):
+        data = copy.deepcopy(constants())
+        data["etape19"]["formes"][2]["tuiles_partagees"] = 365
+        with self.assertRaisesRegex(FigureError, "ne font pas 892"):
+            figures.gemm_stream_k_waves(data)
+        data = copy.deepcopy(constants())
+        data["etape19"]["formes"][2]["part_max"] = 95
+        with self.assertRaisesRegex(FigureError, "parts Stream-K"):
+            figures.gemm_stream_k_waves(data)
 
     def test_waves_that_do_not_add_up_are_refused(self):
         data = copy.deepcopy(constants())

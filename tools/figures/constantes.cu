@@ -235,8 +235,9 @@ static_assert(stream_k_blocks_per_sm() <= kHopperRegistersPerSm / (StreamKConfig
 
 /**
  * @brief Quantification en vagues aux côtés du benchmark bf16 (harness.cuh) sur 132 SM : tuiles
- *        de C, vagues et remplissage de la dernière (stream_k::wave_efficiency), puis la part
- *        Stream-K de chaque bloc (stream_k::first_iteration).
+ *        de C, vagues et remplissage de la dernière (stream_k::wave_efficiency), puis ce que
+ *        choisit la partition hybride (tuiles entières, tuiles partagées) et la part Stream-K
+ *        de chaque bloc (stream_k::first_iteration sur les tuiles partagées).
  */
 void stream_k_waves(Json& json) {
     using C = StreamKConfig;
@@ -248,15 +249,18 @@ void stream_k_waves(Json& json) {
         const std::int64_t tiles = std::int64_t(side / C::block_m) * (side / C::block_n);
         const std::int64_t per_tile = side / C::block_k;
         const std::int64_t waves = (tiles + workers - 1) / workers;
-        // Stream-K : autant de blocs que d'itérations au plus, parts égales à une près.
+        // La grille du noyau : autant de blocs que d'itérations au plus (StreamKKernel::geometry).
         const stream_k::Work work{tiles, per_tile, int(std::min<std::int64_t>(workers, tiles * per_tile))};
+        const stream_k::Work shared = stream_k::shared_work(work);
         json.item().value("cote", side).value("tuiles", tiles).value("iterations_par_tuile", per_tile)
             .value("vagues", waves).value("derniere_vague", tiles - (waves - 1) * workers)
             .value("efficacite_pour_mille", std::llround(1000.0 * stream_k::wave_efficiency(tiles, workers)))
-            .value("blocs_stream_k", work.workers)
-            .value("part_max", stream_k::first_iteration(work, 1) - stream_k::first_iteration(work, 0))
-            .value("part_min", stream_k::first_iteration(work, work.workers) -
-                                   stream_k::first_iteration(work, work.workers - 1))
+            .value("blocs_grille", work.workers)
+            .value("tuiles_entieres", stream_k::whole_tiles(work))
+            .value("tuiles_partagees", shared.tiles)
+            .value("part_max", stream_k::first_iteration(shared, 1) - stream_k::first_iteration(shared, 0))
+            .value("part_min", stream_k::first_iteration(shared, shared.workers) -
+                                   stream_k::first_iteration(shared, shared.workers - 1))
             .end_item();
     }
     json.close_list().close();

@@ -933,8 +933,22 @@ def gemm_tile_orders(constants: dict) -> Figure:
 
 # --- GEMM : quantification en vagues et Stream-K (étape 19) --------------------------------
 
+def _stream_k_choice(shape: dict) -> tuple[str, str]:
+    """Ce que choisit la partition hybride pour une forme : texte de la figure, puis du texte alternatif."""
+    whole, shared = shape["tuiles_entieres"], shape["tuiles_partagees"]
+    if shared == 0:
+        return "toutes entières, sans réduction", "toutes les tuiles entières"
+    share = (f"{shape['part_min']}" if shape["part_min"] == shape["part_max"]
+             else f"{shape['part_min']} ou {shape['part_max']}")
+    iterations = "itération" + ("s" if shape["part_max"] > 1 else "")
+    split = (f"{french_number(whole, 0)} entières, {french_number(shared, 0)} partagées" if whole
+             else f"toutes partagées ({french_number(shared, 0)})")
+    return (f"{split} : {share} {iterations} de K par bloc ({shape['blocs_grille']} blocs)",
+            f"{split}, {share} {iterations} de K par bloc")
+
+
 def gemm_stream_k_waves(constants: dict) -> Figure:
-    """Vagues de tuiles entières sur un H100/H200, par côté du benchmark bf16, et parts Stream-K."""
+    """Vagues de tuiles entières sur un H100/H200, par côté du benchmark bf16, et choix de la partition hybride."""
     cfg = _section(constants, "etape19")
     sms, per_sm, blocks = cfg["sm"], cfg["blocs_par_sm"], cfg["blocs"]
     if blocks != sms * per_sm:
@@ -946,40 +960,51 @@ def gemm_stream_k_waves(constants: dict) -> Figure:
             raise FigureError(f"étape 19 : {tiles} tuiles ne font pas {waves} vagues dont la dernière de {last}")
         if abs(shape["efficacite_pour_mille"] - 1000 * tiles / (waves * blocks)) > 0.5:
             raise FigureError(f"étape 19, côté {shape['cote']} : efficacité incohérente avec les vagues")
+        whole, shared, grid = shape["tuiles_entieres"], shape["tuiles_partagees"], shape["blocs_grille"]
+        if whole + shared != tiles or min(whole, shared) < 0:
+            raise FigureError(f"étape 19, côté {shape['cote']} : {whole} tuiles entières et {shared} partagées "
+                              f"ne font pas {tiles}")
+        low, high = shape["part_min"], shape["part_max"]
+        if shared and not (low <= high <= low + 1 and low * grid <= shared * shape["iterations_par_tuile"] <= high * grid):
+            raise FigureError(f"étape 19, côté {shape['cote']} : parts Stream-K de {low} à {high} itérations "
+                              f"incohérentes avec {shared} tuiles partagées sur {grid} blocs")
     most = max(s["vagues"] for s in shapes)
     left, bar_w, row_h, top = 80, 640, 58, 70
     unit = bar_w / most
     width, height = left + bar_w + 140, top + row_h * len(shapes) + 50
-    canvas = Canvas(width, height, "Quantification en vagues et parts Stream-K (étape 19)")
+    canvas = Canvas(width, height, "Quantification en vagues et partition Stream-K hybride (étape 19)")
     canvas.text(12, 24, f"Tuiles 128 × 128 entières sur {sms} SM × {per_sm} blocs = {blocks} blocs : "
                 "chaque case est une vague", bold=True)
     lines = []
     for row, shape in enumerate(shapes):
         y = top + row * row_h
         side, tiles, waves, last = shape["cote"], shape["tuiles"], shape["vagues"], shape["derniere_vague"]
+        whole = shape["tuiles_entieres"]
         efficiency = french_number(shape["efficacite_pour_mille"] / 10, 1)
         canvas.text(left - 12, y + 15, f"{french_number(side, 0)}³", size=13, anchor="end", bold=True)
         for wave in range(waves):
             x = left + wave * unit
-            fill = last / blocks if wave == waves - 1 else 1.0
+            first, count = wave * blocks, (last if wave == waves - 1 else blocks)
+            kept = max(0, min(count, whole - first))  # tuiles entières de cette vague
             canvas.rect(x, y, unit, 20, PAPER, GRID, 0.8)
-            canvas.rect(x, y, unit * fill, 20, C_FILL, C_STRONG, 0.8)
-        share = (f"{shape['part_min']}" if shape["part_min"] == shape["part_max"]
-                 else f"{shape['part_min']} ou {shape['part_max']}")
-        iterations = "itération" + ("s" if shape["part_max"] > 1 else "")
+            if kept:
+                canvas.rect(x, y, unit * kept / blocks, 20, C_FILL, C_STRONG, 0.8)
+            if count > kept:
+                canvas.rect(x + unit * kept / blocks, y, unit * (count - kept) / blocks, 20, B_FILL, B_STRONG, 0.8)
+        shown, described = _stream_k_choice(shape)
         text = (f"{french_number(tiles, 0)} tuiles, {waves} vague{'s' if waves > 1 else ''}, dernière à "
-                f"{last}/{blocks} : {efficiency} % ; Stream-K : {share} {iterations} de K par bloc "
-                f"({shape['blocs_stream_k']} blocs)")
+                f"{last}/{blocks} : {efficiency} % ; {shown}")
         canvas.text(left, y + 38, text, size=12, fill=MUTED)
         lines.append(f"{french_number(side, 0)}³, {french_number(tiles, 0)} tuiles, {waves} vague{'s' if waves > 1 else ''}, dernière remplie à "
-                     f"{last} sur {blocks}, efficacité {efficiency} %, Stream-K {share} {iterations} par bloc")
-    canvas.text(12, height - 14, "En vert, la part des blocs occupés dans chaque vague ; calculé, non mesuré.",
-                size=12, fill=MUTED)
+                     f"{last} sur {blocks}, efficacité {efficiency} %, {described}")
+    canvas.text(12, height - 14, "En vert, les tuiles entières ; en orange, les tuiles partagées en Stream-K ; "
+                "calculé, non mesuré.", size=12, fill=MUTED)
     alt = (f"Pour chaque côté du benchmark bf16, une barre de cases, une par vague de {blocks} tuiles ({sms} SM "
            f"d'un H100 ou d'un H200, {per_sm} blocs par SM) ; la dernière case n'est remplie qu'en partie. "
-           "Par côté : " + " ; ".join(lines) + ".")
-    caption = (f"Quantification en vagues sur {sms} SM, calculée par la logique hôte de Stream-K : "
-               "Stream-K donne à chaque bloc la même part d'itérations, à une près.")
+           "Le remplissage est vert pour les tuiles que la partition hybride garde entières, orange pour celles "
+           "qu'elle partage en Stream-K. Par côté : " + " ; ".join(lines) + ".")
+    caption = (f"Quantification en vagues sur {sms} SM et choix de la partition hybride, calculés par la logique "
+               "hôte de l'étape 19 : Stream-K seulement quand la dernière vague est moins qu'à moitié pleine.")
     return Figure(canvas.svg(), alt, caption)
 
 

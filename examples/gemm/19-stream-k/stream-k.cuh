@@ -1,11 +1,12 @@
 /**
  * @file
- * @brief Étape 19 de l'échelle GEMM : Stream-K sur le noyau persistant de l'étape 17. Chaque
- *        bloc reçoit une part égale des itérations de K de toutes les tuiles mises bout à bout
- *        (common/stream_k.hpp) ; une tuile coupée entre plusieurs blocs est terminée par celui
- *        qui tient sa dernière itération : il attend les sommes partielles des autres (espace de
- *        travail global en fp32, un drapeau par bloc, acquire/release), les ajoute, puis écrit
- *        C ← α·A·B + β·C une seule fois.
+ * @brief Étape 19 de l'échelle GEMM : Stream-K hybride sur le noyau persistant de l'étape 17
+ *        (common/stream_k.hpp). Les tuiles des vagues pleines restent entières ; celles de la
+ *        dernière vague incomplète, plus une vague pleine, sont partagées : leurs itérations de
+ *        K, bout à bout, vont en parts égales aux blocs. Une tuile coupée entre plusieurs blocs
+ *        est terminée par celui qui tient sa dernière itération : il attend les sommes
+ *        partielles des autres (espace de travail global en fp32, un drapeau par bloc,
+ *        acquire/release), les ajoute, puis écrit C ← α·A·B + β·C une seule fois.
  */
 #pragma once
 
@@ -80,10 +81,11 @@ __device__ __forceinline__ void add_partial(tma_wgmma::Accumulator& acc, const f
 
 // --8<-- [start:noyau]
 /**
- * @brief C ← α·A·B + β·C (M et N multiples de 128, K multiple de 64) en Stream-K : le bloc b
- *        calcule les itérations [first_iteration(b), first_iteration(b + 1)) de la suite
- *        « tuile après tuile, K dans chaque tuile », tuiles en ordre groupé. @p partials : une
- *        tuile fp32 par bloc ; @p flags : un drapeau par bloc, nul au lancement et rendu nul.
+ * @brief C ← α·A·B + β·C (M et N multiples de 128, K multiple de 64) en Stream-K hybride,
+ *        tuiles en ordre groupé : le bloc b calcule ses tuiles entières (b, b + blocs…), puis
+ *        sa part des itérations des tuiles partagées, à rebours (SegmentCursor). Seules les
+ *        tuiles partagées passent par @p partials (une tuile fp32 par bloc) et @p flags (un
+ *        drapeau par bloc, nul au lancement et rendu nul).
  */
 __global__ void __launch_bounds__(StreamKConfig::threads)
     gemm_stream_k_bf16(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, int m,
@@ -106,7 +108,7 @@ __global__ void __launch_bounds__(StreamKConfig::threads)
     };
     stream_k::SegmentCursor cursor(work, blockIdx.x);
     stream_k::Segment segment;
-    bool more = cursor.next(segment);  // la grille n'a pas plus de blocs que d'itérations
+    bool more = cursor.next(segment);  // faux pour un bloc sans travail (tuiles entières < blocs)
     if (threadIdx.x == 0) {
         init_barriers(pipeline);
         if (more) load(segment);
@@ -123,12 +125,14 @@ __global__ void __launch_bounds__(StreamKConfig::threads)
         more = cursor.next(segment);
         if (threadIdx.x == 0 && more) load(segment);  // la TMA avance pendant la réduction
         if (current.finishes_tile) {
-            // Les blocs précédents qui ont commencé cette tuile : leurs parts, dans l'ordre.
+            // Les blocs précédents qui ont commencé cette tuile : leurs parts, dans l'ordre. Aucun
+            // pour une tuile entière : ni drapeau ni espace de travail.
             for (std::int64_t w = stream_k::first_contributor(work, current, blockIdx.x); w < blockIdx.x; ++w)
                 stream_k_device::add_partial(acc, partials + w * C::partial_floats, flags + w);
             store_tile(acc, m0, n0, n, alpha, beta, c);  // α et β, une seule fois par tuile
         } else {
-            // Le dernier morceau du bloc, inachevé : le bloc suivant finira la tuile.
+            // Un morceau inachevé de tuile partagée, le premier de la part Stream-K du bloc (il
+            // n'y en a qu'un) : un bloc suivant finira la tuile, et attend moins si l'on publie tôt.
             stream_k_device::publish_partial(acc, partials + std::int64_t(blockIdx.x) * C::partial_floats,
                                              flags + blockIdx.x);
         }
@@ -142,7 +146,8 @@ __global__ void __launch_bounds__(StreamKConfig::threads)
 // --8<-- [start:lancement]
 /**
  * @brief L'étape 19 pour le lanceur, les tests et le benchmark communs. La grille : les blocs
- *        résidents (comme l'étape 17), sans dépasser le nombre d'itérations ; attendre un autre
+ *        résidents (comme l'étape 17), sans dépasser le nombre d'itérations ; la partition en
+ *        dépend (le noyau la recalcule avec gridDim.x, common/stream_k.hpp). Attendre un autre
  *        bloc n'est sûr que parce qu'ils le sont tous à la fois. L'espace de travail (une tuile
  *        fp32 et un drapeau par bloc) est alloué au premier lancement et gardé : un lancement
  *        à la fois (un seul flux), puisque chacun rend les drapeaux nuls pour le suivant.

@@ -1,12 +1,12 @@
 /**
  * @file
  * @brief Tests de la logique hôte des étapes Tensor Cores (issue 14), sans GPU : ordres des
- *        tuiles, partition Stream-K, paramètres des tensor maps, conversion bf16 et borne
- *        d'erreur bf16 de la référence, descripteurs de wgmma sur les tuiles que dépose la TMA.
+ *        tuiles, paramètres des tensor maps, conversion bf16 et borne d'erreur bf16 de la
+ *        référence, descripteurs de wgmma sur les tuiles que dépose la TMA. La partition
+ *        Stream-K a les siens : test_stream_k.cpp.
  */
 #include "gemm/common/element.hpp"
 #include "gemm/common/gemm_reference.hpp"
-#include "gemm/common/stream_k.hpp"
 #include "gemm/common/tensor_map.hpp"
 #include "gemm/common/tile_scheduler.hpp"
 #include "gemm/common/wgmma_descriptor.hpp"
@@ -17,7 +17,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
-#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -121,92 +120,6 @@ TEST(TileOrders, EmptyGridsAreRejectedInFrench) {
     }
     EXPECT_THROW(schedule::tile_order(Order::grouped, 4, 4, 0), std::invalid_argument);
     EXPECT_THROW(schedule::operand_panels_per_wave({}, 0), std::invalid_argument);
-}
-
-// --- Stream-K -----------------------------------------------------------------------------
-
-TEST(StreamK, EveryIterationOfEveryTileIsCoveredExactlyOnce) {
-    for (const stream_k::Work work : {stream_k::Work{1, 1, 1}, stream_k::Work{7, 5, 3}, stream_k::Work{1024, 128, 132},
-                                      stream_k::Work{10, 3, 64}, stream_k::Work{132, 64, 132},
-                                      stream_k::Work{264, 17, 132}}) {
-        std::vector<int> covered(std::size_t(work.tiles * work.iterations_per_tile), 0);
-        std::map<std::int64_t, int> finishers;
-        std::int64_t smallest = std::numeric_limits<std::int64_t>::max(), largest = 0;
-        for (int worker = 0; worker < work.workers; ++worker) {
-            std::int64_t share = 0;
-            for (const stream_k::Segment& segment : stream_k::segments(work, worker)) {
-                ASSERT_LT(segment.k_begin, segment.k_end);
-                for (std::int64_t k = segment.k_begin; k < segment.k_end; ++k)
-                    ++covered[std::size_t(segment.tile * work.iterations_per_tile + k)];
-                if (segment.finishes_tile) ++finishers[segment.tile];
-                share += segment.k_end - segment.k_begin;
-            }
-            smallest = std::min(smallest, share);
-            largest = std::max(largest, share);
-        }
-        for (std::size_t i = 0; i < covered.size(); ++i)
-            ASSERT_EQ(covered[i], 1) << "itération " << i << " (" << work.tiles << " tuiles, " << work.workers << " blocs)";
-        EXPECT_EQ(finishers.size(), std::size_t(work.tiles));  // chaque tuile a un seul bloc qui l'écrit
-        for (const auto& [tile, count] : finishers) EXPECT_EQ(count, 1) << "tuile " << tile;
-        EXPECT_LE(largest - smallest, 1) << "parts inégales";
-    }
-}
-
-TEST(StreamK, ABlockSpansTileBoundaries) {
-    // 7 tuiles de 5 itérations sur 3 blocs : 35 itérations, 12 + 12 + 11.
-    const stream_k::Work work{7, 5, 3};
-    const auto first = stream_k::segments(work, 0);
-    ASSERT_EQ(first.size(), 3u);
-    EXPECT_EQ(first[2].tile, 2);
-    EXPECT_EQ(first[2].k_end, 2);
-    EXPECT_FALSE(first[2].finishes_tile);
-    const auto second = stream_k::segments(work, 1);
-    EXPECT_EQ(second.front().tile, 2);
-    EXPECT_EQ(second.front().k_begin, 2);
-    EXPECT_TRUE(second.front().finishes_tile);
-}
-
-TEST(StreamK, FinisherKnowsEveryContributor) {
-    // Le bloc qui termine une tuile attend exactement les blocs qui en tiennent une partie :
-    // first_contributor et worker_of, le code même du noyau, contre la partition complète.
-    for (const stream_k::Work work : {stream_k::Work{7, 5, 3}, stream_k::Work{35, 3, 8}, stream_k::Work{9, 5, 8},
-                                      stream_k::Work{2, 3, 8}, stream_k::Work{1024, 64, 132}}) {
-        std::map<std::int64_t, std::vector<int>> holders;  // tuile -> blocs qui en calculent une part
-        for (int worker = 0; worker < work.workers; ++worker)
-            for (const stream_k::Segment& segment : stream_k::segments(work, worker)) {
-                holders[segment.tile].push_back(worker);
-                if (!segment.finishes_tile) continue;
-                const std::int64_t first = stream_k::first_contributor(work, segment, worker);
-                std::vector<int> expected;
-                for (std::int64_t w = first; w <= worker; ++w) expected.push_back(int(w));
-                EXPECT_EQ(holders[segment.tile], expected) << "tuile " << segment.tile << ", " << work.workers << " blocs";
-            }
-        const std::int64_t total = work.tiles * work.iterations_per_tile;
-        for (std::int64_t it = 0; it < total; ++it) {
-            const std::int64_t w = stream_k::worker_of(work, it);
-            ASSERT_LE(stream_k::first_iteration(work, w), it);
-            ASSERT_LT(it, stream_k::first_iteration(work, w + 1));
-        }
-    }
-}
-
-TEST(StreamK, WaveQuantisation) {
-    // 4096² en tuiles 128×128 sur 132 SM : 1024 tuiles, 8 vagues dont la dernière à 100/132.
-    EXPECT_NEAR(stream_k::wave_efficiency(1024, 132), 1024.0 / 1056.0, 1e-12);
-    EXPECT_DOUBLE_EQ(stream_k::wave_efficiency(264, 132), 1.0);
-    // 133 tuiles : une deuxième vague pour une seule tuile, la moitié des SM inoccupés en moyenne.
-    EXPECT_NEAR(stream_k::wave_efficiency(133, 132), 133.0 / 264.0, 1e-12);
-    EXPECT_THROW(stream_k::wave_efficiency(0, 132), std::invalid_argument);
-}
-
-TEST(StreamK, EmptyWorkIsRejectedInFrench) {
-    try {
-        stream_k::segments({0, 4, 8}, 0);
-        ADD_FAILURE() << "travail vide accepté";
-    } catch (const std::invalid_argument& error) {
-        EXPECT_NE(std::string(error.what()).find("au moins une tuile"), std::string::npos) << error.what();
-    }
-    EXPECT_THROW(stream_k::segments({4, 4, 0}, 0), std::invalid_argument);
 }
 
 // --- Tensor maps --------------------------------------------------------------------------
