@@ -47,11 +47,7 @@ struct ClusterKernel : WarpSpecializedStep<ClusterKernel, ClusterConfig> {
             config.gridDim = dim3(ClusterConfig::cluster);
             config.blockDim = dim3(ClusterConfig::threads);
             config.dynamicSmemBytes = shared_bytes;
-            cudaLaunchAttribute cluster{};
-            cluster.id = cudaLaunchAttributeClusterDimension;
-            cluster.val.clusterDim.x = ClusterConfig::cluster;
-            cluster.val.clusterDim.y = 1;
-            cluster.val.clusterDim.z = 1;
+            cudaLaunchAttribute cluster = cluster_dimension(ClusterConfig::cluster);  // celui du lanceur
             config.attrs = &cluster;
             config.numAttrs = 1;
             int count = 0;

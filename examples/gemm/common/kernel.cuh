@@ -170,6 +170,16 @@ void allow_dynamic_shared() {
     }
 }
 
+/** @brief L'attribut de lancement d'un cluster de @p blocks blocs voisins en x. */
+inline cudaLaunchAttribute cluster_dimension(unsigned blocks) {
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = blocks;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    return attribute;
+}
+
 // --8<-- [start:adaptateur]
 /**
  * @brief L'adaptateur commun à toutes les étapes (patron CRTP : `struct MonEtape :
@@ -209,10 +219,7 @@ struct GemmStep {
             cudaLaunchAttribute cluster{};
             if constexpr (requires { Step::cluster_size; }) {
                 if constexpr (Step::cluster_size > 1) {
-                    cluster.id = cudaLaunchAttributeClusterDimension;
-                    cluster.val.clusterDim.x = unsigned(Step::cluster_size);
-                    cluster.val.clusterDim.y = 1;
-                    cluster.val.clusterDim.z = 1;
+                    cluster = cluster_dimension(unsigned(Step::cluster_size));
                     config.attrs = &cluster;
                     config.numAttrs = 1;
                 }
