@@ -14,7 +14,6 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <vector>
 
 namespace noyaux::gemm {
 // --8<-- [start:garanties]
@@ -34,8 +33,7 @@ void expect_every_tile_computed_once() {
     const Shape shape{5 * 128, 7 * 128, 2 * 64};  // 35 tuiles, deux étapes de K chacune
     const int blocks = int(Kernel::geometry(shape).grid.x);
     ASSERT_LT(blocks, 35) << "la grille doit avoir moins de blocs que de tuiles pour que chacun en enchaîne plusieurs";
-    const HostProblemOf<bf16> problem = make_problem<bf16>(shape, 1.0f, -0.5f, Values::small_integers);
-    const auto mismatch = first_mismatch(run_on_device<Kernel>(problem), reference_gemm(problem), shape);
+    const auto mismatch = mismatch_on_small_integers<Kernel>(shape, 1.0f, -0.5f);
     EXPECT_FALSE(mismatch.has_value()) << Kernel::name << ", " << blocks << " blocs : " << mismatch.value_or("");
 }
 

@@ -47,8 +47,7 @@ TEST(Cluster, PersistentClustersChainTiles) {
     const int clusters = ClusterKernel::resident_clusters();
     const Shape shape{(clusters + 1) * Tile::cluster_m, Tile::block_n, 5 * Tile::block_k};
     ASSERT_EQ(int(ClusterKernel::geometry(shape).grid.x), clusters * Tile::cluster);
-    const HostProblemOf<bf16> problem = make_problem<bf16>(shape, 1.0f, -0.5f, Values::small_integers);
-    const auto mismatch = first_mismatch(run_on_device<ClusterKernel>(problem), reference_gemm(problem), shape);
+    const auto mismatch = mismatch_on_small_integers<ClusterKernel>(shape, 1.0f, -0.5f);
     EXPECT_FALSE(mismatch.has_value()) << clusters << " clusters : " << mismatch.value_or("");
 }
 

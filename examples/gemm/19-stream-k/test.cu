@@ -45,8 +45,7 @@ int grid_blocks(const Shape& shape) { return int(StreamKKernel::geometry(shape).
 
 /** @brief Lance le noyau et compare C à la référence (entrées en petits entiers : exact). */
 void expect_exact(const Shape& shape, float alpha, float beta) {
-    const HostProblemOf<bf16> problem = make_problem<bf16>(shape, alpha, beta, Values::small_integers);
-    const auto mismatch = first_mismatch(run_on_device<StreamKKernel>(problem), reference_gemm(problem), shape);
+    const auto mismatch = mismatch_on_small_integers<StreamKKernel>(shape, alpha, beta);
     const stream_k::Work work = work_of(shape, grid_blocks(shape));
     EXPECT_FALSE(mismatch.has_value()) << grid_blocks(shape) << " blocs, " << stream_k::whole_tiles(work)
                                        << " tuiles entières, " << stream_k::shared_tiles(work) << " partagées dont "
@@ -87,9 +86,8 @@ TEST(StreamK, FlagsAreResetForTheNextLaunch) {
     if (const std::string why = unavailable_reason<StreamKKernel>(); !why.empty()) GTEST_SKIP() << why;
     const Shape shape{3 * 128, 128, 5 * 64};
     ASSERT_GT(split_tiles(shape, grid_blocks(shape)), 0);
-    const HostProblemOf<bf16> problem = make_problem<bf16>(shape, 2.0f, 0.5f, Values::small_integers);
     for (int launch = 0; launch < 2; ++launch) {
-        const auto mismatch = first_mismatch(run_on_device<StreamKKernel>(problem), reference_gemm(problem), shape);
+        const auto mismatch = mismatch_on_small_integers<StreamKKernel>(shape, 2.0f, 0.5f);
         EXPECT_FALSE(mismatch.has_value()) << "lancement " << launch << " : " << mismatch.value_or("");
     }
 }

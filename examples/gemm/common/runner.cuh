@@ -11,7 +11,9 @@
 #include "common/cuda_check.cuh"
 #include "common/device_buffer.cuh"
 
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace noyaux::gemm {
@@ -27,6 +29,17 @@ std::vector<float> run_on_device(const HostProblemOf<input_of<Kernel>>& problem)
                    nullptr);
     NOYAUX_CHECK_LAUNCH();
     return c.download();
+}
+
+/**
+ * @brief Lance @p Kernel sur @p shape (entrées en petits entiers, donc résultat exact, avec
+ *        @p alpha et @p beta) et renvoie le premier écart à la référence CPU ; vide si C est juste.
+ */
+template <GemmKernel Kernel>
+std::optional<std::string> mismatch_on_small_integers(const Shape& shape, float alpha, float beta) {
+    const HostProblemOf<input_of<Kernel>> problem =
+        make_problem<input_of<Kernel>>(shape, alpha, beta, Values::small_integers);
+    return first_mismatch(run_on_device<Kernel>(problem), reference_gemm(problem), shape);
 }
 
 }  // namespace noyaux::gemm
