@@ -3,8 +3,8 @@
 
     objectifs.py [--resultats results/gpu]
 
-Lit le fichier de résultats le plus récent (results/gpu/*.json, écrit par ci/gpu_results.py)
-et dit, pour chaque objectif chiffré des issues ouvertes, ce qui a été mesuré et s'il est
+Lit, pour chaque benchmark concerné, son résultat le plus récent (results/gpu/*.json, écrit
+par ci/gpu_results.py) et dit, pour chaque objectif chiffré des issues ouvertes, ce qui a été mesuré et s'il est
 atteint, manqué ou non mesuré. Les rapports de GEMM réutilisent la lecture des pages
 (tools/mkdocs/mesures.py) : le chiffre comparé est celui que le site publie. Rien n'est inventé :
 un benchmark absent donne « non mesuré ». Code de sortie 0 dans tous les cas : c'est un bilan.
@@ -119,10 +119,20 @@ def verdicts(data: dict) -> list[Verdict]:
     return [*megakernel(data), simt_gemm(data), *bf16_gemm(data)]
 
 
+BENCHES = (MEGAKERNEL_BENCH, mesures.GEMM_BENCH, mesures.BF16_BENCH)
+
+
 def latest(results: Path) -> dict | None:
-    """Le fichier de résultats le plus récent (par sa date), ou None s'il n'y en a aucun."""
-    files = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(results.glob("*.json"))]
-    return max(files, key=lambda data: data["date"]) if files else None
+    """Pour chaque benchmark des objectifs, son résultat le plus récent, lu comme les pages le
+    lisent (mesures.latest_results) : une exécution coupée avant un benchmark ne masque pas sa
+    mesure précédente, que le site publie encore. None si aucun fichier n'en contient."""
+    merged: dict = {"benchmarks": {}, "sources": {}}
+    for bench in BENCHES:
+        data = mesures.latest_results(results, bench)
+        if data is not None:
+            merged["benchmarks"][bench] = data["benchmarks"][bench]
+            merged["sources"][bench] = f"{data['date']} sur {data.get('gpu', 'GPU inconnu')}"
+    return merged if merged["sources"] else None
 
 
 def main(argv: list[str]) -> int:
@@ -134,7 +144,8 @@ def main(argv: list[str]) -> int:
         print(f"objectifs : aucun résultat dans {options.resultats} ; tout est non mesuré")
         data = {"benchmarks": {}}
     else:
-        print(f"objectifs : résultats du {data['date']} sur {data.get('gpu', 'GPU inconnu')}")
+        for bench, source in data["sources"].items():
+            print(f"objectifs : {bench}, résultat du {source}")
     for verdict in verdicts(data):
         measured = f" ({verdict.mesure})" if verdict.mesure != "—" else ""
         print(f"  issue {verdict.issue} — {verdict.objectif} : {verdict.statut}{measured}")

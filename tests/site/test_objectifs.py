@@ -75,6 +75,17 @@ class Objectives(unittest.TestCase):
         self.assertIn("GPU de test", output.getvalue())
         self.assertIn("issue 14 — meilleur noyau bf16 ≥ 100 % de cuBLAS à 4\u202f096³ : atteint "
                       "(gemm_cluster_multicast_bf16 : 102,9 %)", output.getvalue())
+        with tempfile.TemporaryDirectory() as folder:
+            # Le plus récent n'a que le megakernel (coupé avant GEMM) : GEMM vient de l'ancien.
+            Path(folder, "a.json").write_text(json.dumps(dict(FAKE, gpu="Ancien GPU")), encoding="utf-8")
+            cut = {name: FAKE["benchmarks"][name] for name in [objectifs.MEGAKERNEL_BENCH]}
+            Path(folder, "b.json").write_text(json.dumps(dict(FAKE, date="2001-01-01T00:00:00+00:00",
+                                                              benchmarks=cut)), encoding="utf-8")
+            output = io.StringIO()
+            with redirect_stdout(output):
+                objectifs.main(["--resultats", folder])
+        self.assertIn("gemm-echelle-bf16, résultat du 2000-01-02T03:04:05+00:00 sur Ancien GPU", output.getvalue())
+        self.assertIn("à 4\u202f096³ : atteint (gemm_cluster_multicast_bf16 : 102,9 %)", output.getvalue())
         with tempfile.TemporaryDirectory() as empty:
             output = io.StringIO()
             with redirect_stdout(output):
