@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <span>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -48,14 +49,24 @@ public:
     /** @brief Nombre d'éléments. */
     std::size_t size() const noexcept { return count_; }
 
-    /** @brief Copie @p host (de même taille) vers le GPU. */
+    /**
+     * @brief Copie @p host (de même taille) vers le GPU ; la copie est terminée au retour, pour
+     *        tous les flux.
+     */
     void upload(std::span<const T> host) {
         if (host.size() != count_) throw std::invalid_argument("upload : tailles différentes");
-        if (count_ > 0)
-            NOYAUX_CUDA_CHECK(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice));
+        if (count_ == 0) return;
+        NOYAUX_CUDA_CHECK(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice));
+        // Depuis de la mémoire paginable, cudaMemcpy peut rendre la main avant que le DMA ait
+        // écrit la destination ; un noyau lancé ensuite sur un flux non bloquant (noyaux::Stream)
+        // n'est pas ordonné après le flux par défaut qui porte la copie : on attend ce flux.
+        NOYAUX_CUDA_CHECK(cudaStreamSynchronize(nullptr));
     }
 
-    /** @brief Rapatrie le contenu du tampon dans un vecteur hôte. */
+    /**
+     * @brief Rapatrie le contenu du tampon dans un vecteur hôte. La copie suit le travail du
+     *        flux par défaut, pas celui d'un flux non bloquant : synchroniser ce flux avant.
+     */
     std::vector<T> download() const {
         std::vector<T> host(count_);
         if (count_ > 0)
