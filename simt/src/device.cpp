@@ -12,13 +12,35 @@
 #include <cuda_profiler_api.h>
 
 #include <atomic>
+#include <charconv>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace simt::detail {
 namespace {
 
 /** Fréquence annoncée (kHz) : clock64() compte des nanosecondes, soit un « cycle » à 1 GHz. */
 constexpr int kClockRateKhz = 1'000'000;
+
+/**
+ * @brief Le nombre de multiprocesseurs : 4 par défaut (de petites grilles suffisent), ou la
+ *        valeur de SIMT_SM, de 1 à 1 024 : avec SIMT_SM=132, les grilles dimensionnées par
+ *        l'occupation ont la taille qu'elles auraient sur un H100 SXM ou un H200, ce qui révèle
+ *        un test écrit pour les 4 SM de simt. Une valeur mal formée arrête le programme.
+ */
+int multiprocessor_count() {
+    const char* text = std::getenv("SIMT_SM");
+    if (text == nullptr || *text == '\0') return 4;
+    int value = 0;
+    const char* end = text + std::strlen(text);
+    const auto [stop, error] = std::from_chars(text, end, value);
+    if (error != std::errc{} || stop != end || value < 1 || value > 1024) {
+        std::fprintf(stderr, "simt : SIMT_SM=« %s » n'est pas un nombre de multiprocesseurs entre 1 et 1024\n", text);
+        std::exit(2);
+    }
+    return value;
+}
 
 /**
  * Les limites d'un GPU de capacité 9.0 (Hopper) : simt exécute wgmma, la TMA et les
@@ -32,7 +54,7 @@ cudaDeviceProp make_properties() {
     std::snprintf(p.name, sizeof p.name, "simt, GPU émulé par le processeur");
     p.major = 9;
     p.minor = 0;
-    p.multiProcessorCount = 4;  // un choix de simt, pas une limite de la capacité : de petites grilles suffisent
+    p.multiProcessorCount = multiprocessor_count();  // un choix de simt (4, ou SIMT_SM), pas une limite de la capacité
     p.warpSize = 32;
     p.maxThreadsPerBlock = 1024;
     p.maxThreadsDim[0] = 1024;
@@ -93,6 +115,7 @@ cudaDeviceProp make_properties() {
 }
 
 std::atomic<unsigned> device_flags{cudaDeviceScheduleAuto};
+
 
 }  // namespace
 

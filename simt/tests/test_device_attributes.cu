@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 
 #include <cuda_profiler_api.h>
@@ -17,7 +18,27 @@ int attribute(cudaDeviceAttr which) {
     return value;
 }
 
+__global__ void do_nothing() {}
+
 }  // namespace
+
+// 4 multiprocesseurs, ou SIMT_SM (ctest : simt.simt-sm.cpu avec SIMT_SM=132, la taille d'un
+// H100 SXM ou d'un H200) ; la co-résidence suit : une grille coopérative d'un bloc de plus que
+// ce que les multiprocesseurs tiennent est refusée.
+TEST(DeviceAttributes, MultiprocessorCountIsFourOrSimtSm) {
+    const char* text = std::getenv("SIMT_SM");
+    const int expected = text != nullptr ? std::atoi(text) : 4;
+    EXPECT_EQ(attribute(cudaDevAttrMultiProcessorCount), expected);
+    int per_multiprocessor = 0;
+    ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, do_nothing, 1024, 0), cudaSuccess);
+    EXPECT_EQ(per_multiprocessor, 2);  // 2 048 threads résidents par multiprocesseur
+    const unsigned resident = unsigned(per_multiprocessor * expected);
+    EXPECT_EQ(cudaLaunchCooperativeKernel(do_nothing, resident, 1024, nullptr), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(cudaLaunchCooperativeKernel(do_nothing, resident + 1, 1024, nullptr),
+              cudaErrorCooperativeLaunchTooLarge);
+    cudaGetLastError();
+}
 
 TEST(DeviceAttributes, EveryAttributeOfTheEnumerationHasAValueOrIsRefused) {
     // De 1 à cudaDevAttrMax : seuls les réservés (sans valeur documentée) et les trous de
