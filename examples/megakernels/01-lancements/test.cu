@@ -1,8 +1,8 @@
 /**
  * @file
  * @brief Tests de l'exemple 1 : la référence de la chaîne, puis chacune des cinq façons de
- *        l'exécuter, au bit près contre elle, sur plusieurs tailles (bloc partiel, grille
- *        persistante plus petite que le tableau) ; la barrière à compteur resservant d'un
+ *        l'exécuter, au bit près contre elle, sur plusieurs tailles (bloc partiel, tableau plus
+ *        grand que la plus grande grille persistante) ; la barrière à compteur resservant d'un
  *        lancement à l'autre sans remise à zéro.
  */
 #include "lancements.cuh"
@@ -18,6 +18,7 @@
 #include <simt/control.hpp>
 #endif
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -64,6 +65,31 @@ void expect_variant_matches_reference(ch::Variant variant) {
 TEST(ChainVariants, StreamLaunches) { expect_variant_matches_reference(ch::Variant::Stream); }
 TEST(ChainVariants, PersistentCounterBarrier) { expect_variant_matches_reference(ch::Variant::PersistentCounter); }
 TEST(ChainVariants, PersistentGridSync) { expect_variant_matches_reference(ch::Variant::PersistentGridSync); }
+
+// Au-delà de ce qui tient à la fois sur le GPU, la grille persistante plafonne : chaque thread
+// traite alors plusieurs éléments (boucle grid-stride). Trois blocs et 17 éléments de plus que
+// la plus grande des deux grilles : la deuxième passe couvre 401 éléments, dont un bloc partiel.
+TEST(ChainVariants, PersistentGridSmallerThanTheArray) {
+    const auto counter = reinterpret_cast<const void*>(ch::chain_persistent_counter);
+    const auto grid_sync = reinterpret_cast<const void*>(ch::chain_persistent_grid_sync);
+    const int threads = static_cast<int>(ch::kThreads);
+    const int resident = std::max(noyaux::megakernels::max_co_resident_blocks(counter, threads, 0),
+                                  noyaux::megakernels::max_co_resident_blocks(grid_sync, threads, 0));
+    const std::size_t n = static_cast<std::size_t>(resident + 3) * ch::kThreads + 17;
+    const int steps = 2;
+    for (const void* kernel : {counter, grid_sync})
+        ASSERT_LT(static_cast<std::size_t>(ch::persistent_blocks(kernel, n)) * ch::kThreads, n);  // plus d'une passe
+    noyaux::Stream stream;
+    const std::vector<float> input = ch::chain_input(n);
+    ch::ChainRunner runner(n, steps);
+    for (ch::Variant variant : {ch::Variant::PersistentCounter, ch::Variant::PersistentGridSync}) {
+        runner.upload(input);
+        runner.launch(variant, stream.get());
+        NOYAUX_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+        EXPECT_EQ(runner.download(), ch::chain_reference(input, steps))
+            << ch::variant_name(variant) << ", " << n << " éléments";
+    }
+}
 // --8<-- [end:garanties]
 
 TEST(ChainVariants, CounterBarrierIsReusedWithoutReset) {
