@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -51,6 +52,30 @@ inline void validate_blocks(unsigned blocks) {
     if (blocks < 2 || blocks > kMaxBlocks)
         throw std::invalid_argument("la grille compte de 2 à " + std::to_string(kMaxBlocks) + " blocs (demandé : " +
                                     std::to_string(blocks) + ")");
+}
+
+/**
+ * @brief Numéro du lancement suivant, pour un état jamais remis à zéro (drapeaux, compteur) qui
+ *        vaut @p per_launch × numéro à la fin de chaque lancement.
+ *
+ * Cet état est un `unsigned` : au-delà de 2³² − 1, il reviendrait à une petite valeur, et les
+ * attentes « au moins la cible » ne seraient plus justes. Le lancement qui le ferait déborder
+ * est donc refusé avant d'être lancé ; une grille neuve repart de zéro.
+ * @param epoch      numéro du dernier lancement (0 : aucun)
+ * @param per_launch ce que chaque lancement ajoute à l'état (1 pour un drapeau, le nombre de
+ *                   producteurs pour le compteur)
+ * @throws std::invalid_argument si @p per_launch vaut 0
+ * @throws std::overflow_error si la cible du lancement suivant dépasse 2³² − 1
+ */
+inline unsigned next_epoch(unsigned epoch, unsigned per_launch) {
+    if (per_launch == 0) throw std::invalid_argument("chaque lancement doit faire avancer la cible d'au moins 1");
+    constexpr unsigned kLargest = std::numeric_limits<unsigned>::max();
+    if (epoch >= kLargest / per_launch)
+        throw std::overflow_error("lancement " + std::to_string(epoch + 1ull) + " refusé : sa cible, " +
+                                  std::to_string(per_launch) + " × " + std::to_string(epoch + 1ull) +
+                                  ", dépasserait " + std::to_string(kLargest) +
+                                  ", la plus grande valeur du compteur ; une grille neuve repart de zéro");
+    return epoch + 1;
 }
 
 }  // namespace noyaux::megakernels::relay

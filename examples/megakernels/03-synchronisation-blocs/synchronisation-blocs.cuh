@@ -131,23 +131,30 @@ public:
      * @brief Lance le relais (asynchrone), après avoir vérifié que toute la grille peut être
      *        résidente : sinon le bloc b attendrait un bloc b − 1 qui ne démarre qu'après lui.
      * @throws CoResidencyError si la grille ne tient pas entière sur le GPU
+     * @throws std::overflow_error si le numéro du lancement ne tient plus dans un drapeau (next_epoch)
      */
     void run_relay(cudaStream_t stream = nullptr) {
         require_co_resident(relay_prefixes, static_cast<int>(blocks_), static_cast<int>(kThreads), 0);
-        relay_prefixes<<<blocks_, kThreads, 0, stream>>>(input_.data(), prefixes_.data(), flags_.data(), ++relay_epoch_);
+        const unsigned epoch = next_epoch(relay_epoch_, 1);
+        relay_prefixes<<<blocks_, kThreads, 0, stream>>>(input_.data(), prefixes_.data(), flags_.data(), epoch);
         NOYAUX_CUDA_CHECK(cudaGetLastError());
+        relay_epoch_ = epoch;
     }
     // --8<-- [end:lancement]
 
     /**
      * @brief Lance le compteur (asynchrone) : la première moitié des blocs produit, l'autre consomme.
      * @throws CoResidencyError si la grille ne tient pas entière sur le GPU
+     * @throws std::overflow_error si la cible producers() × numéro ne tient plus dans le compteur
+     *         (next_epoch) : après environ 2³² / producers() lancements
      */
     void run_fan_in(cudaStream_t stream = nullptr) {
         require_co_resident(fan_in_counter, static_cast<int>(blocks_), static_cast<int>(kThreads), 0);
+        const unsigned epoch = next_epoch(fan_in_epoch_, producers());
         fan_in_counter<<<blocks_, kThreads, 0, stream>>>(input_.data(), sums_.data(), totals_.data(),
-                                                         ready_.data(), producers(), ++fan_in_epoch_);
+                                                         ready_.data(), producers(), epoch);
         NOYAUX_CUDA_CHECK(cudaGetLastError());
+        fan_in_epoch_ = epoch;
     }
 
     /** @brief Blocs producteurs du compteur. */

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,6 +33,28 @@ TEST(RelayHost, ReferencesAndBounds) {
     EXPECT_EQ(sums[0], first);
     EXPECT_THROW(rl::validate_blocks(1), std::invalid_argument);
     EXPECT_THROW(rl::validate_blocks(rl::kMaxBlocks + 1), std::invalid_argument);
+}
+
+// Drapeaux et compteur ne sont jamais remis à zéro : le lancement dont la cible dépasserait
+// 2³² − 1 est refusé, au lieu de laisser le compteur revenir à une petite valeur.
+TEST(RelayHost, LaunchIsRefusedBeforeTheCounterWrapsAround) {
+    constexpr unsigned kLargest = std::numeric_limits<unsigned>::max();
+    EXPECT_EQ(rl::next_epoch(0, 1), 1u);
+    EXPECT_EQ(rl::next_epoch(kLargest - 1, 1), kLargest);  // un drapeau porte le numéro lui-même
+    EXPECT_THROW(rl::next_epoch(kLargest, 1), std::overflow_error);
+    const unsigned producers = 3;
+    const unsigned last = kLargest / producers;  // dernier lancement dont la cible tient
+    EXPECT_EQ(rl::next_epoch(last - 1, producers), last);
+    EXPECT_LT(producers * (last + 1), producers * last);  // ce que le refus évite : le compteur repart de bas
+    try {
+        rl::next_epoch(last, producers);
+        FAIL() << "la cible " << producers << " × " << last + 1ull << " ne tient pas dans un unsigned";
+    } catch (const std::overflow_error& error) {
+        const std::string message = error.what();
+        EXPECT_NE(message.find("lancement " + std::to_string(last + 1ull) + " refusé"), std::string::npos) << message;
+        EXPECT_NE(message.find("grille neuve"), std::string::npos) << message;
+    }
+    EXPECT_THROW(rl::next_epoch(0, 0), std::invalid_argument);
 }
 
 // --8<-- [start:garanties]
