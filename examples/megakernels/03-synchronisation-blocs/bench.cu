@@ -15,10 +15,7 @@ namespace {
 
 namespace rl = noyaux::megakernels::relay;
 
-unsigned largest_grid() {
-    return static_cast<unsigned>(
-        noyaux::megakernels::max_co_resident_blocks(rl::relay_prefixes, static_cast<int>(rl::kThreads), 0));
-}
+unsigned largest_grid() { return static_cast<unsigned>(rl::largest_co_resident_grid()); }
 
 void measure(benchmark::State& state, const std::function<void()>& run) {
     noyaux::EventTimer timer;

@@ -37,7 +37,7 @@ int run(int argc, char** argv) {
 
     const cudaDeviceProp device = noyaux::require_device();
     noyaux::require_kernel_image(rl::relay_prefixes, "relay_prefixes");
-    const int resident = mk::max_co_resident_blocks(rl::relay_prefixes, static_cast<int>(rl::kThreads), 0);
+    const int resident = rl::largest_co_resident_grid();
     const auto grid = static_cast<unsigned>(blocks == 0 ? resident : blocks);
     std::printf("GPU : %s (%d multiprocesseurs), au plus %d blocs résidents à la fois\n", device.name,
                 device.multiProcessorCount, resident);

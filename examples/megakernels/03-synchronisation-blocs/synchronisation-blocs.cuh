@@ -16,6 +16,7 @@
 #include "megakernels/common/synchronisation.cuh"
 #include "relais.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -108,6 +109,17 @@ __global__ void __launch_bounds__(kThreads) fan_in_counter(const std::uint32_t* 
     if (threadIdx.x == 0) totals[blockIdx.x - producers] = scratch[0];
 }
 // --8<-- [end:compteur]
+
+/**
+ * @brief Plus grande grille que les deux noyaux acceptent : le minimum de leurs blocs
+ *        co-résidents, pour que la grille qui tient pour l'un tienne aussi pour l'autre, même le
+ *        jour où leurs besoins (registres, mémoire partagée) diffèrent.
+ */
+inline int largest_co_resident_grid() {
+    const int threads = static_cast<int>(kThreads);
+    return std::min(max_co_resident_blocks(relay_prefixes, threads, 0),
+                    max_co_resident_blocks(fan_in_counter, threads, 0));
+}
 
 /**
  * @brief Les tampons d'une grille de @p blocks blocs et ses deux lancements. Drapeaux et

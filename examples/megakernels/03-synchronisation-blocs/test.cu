@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -19,10 +20,6 @@ namespace {
 
 namespace rl = noyaux::megakernels::relay;
 namespace mk = noyaux::megakernels;
-
-int resident_blocks() {
-    return mk::max_co_resident_blocks(rl::relay_prefixes, static_cast<int>(rl::kThreads), 0);
-}
 
 TEST(RelayHost, ReferencesAndBounds) {
     EXPECT_EQ(rl::inclusive_prefixes({3, 4, 5}), (std::vector<std::uint32_t>{3, 7, 12}));
@@ -59,7 +56,7 @@ TEST(RelayHost, LaunchIsRefusedBeforeTheCounterWrapsAround) {
 
 // --8<-- [start:garanties]
 TEST(RelayDevice, FlagsAndCounterAcrossLaunchesWithoutReset) {
-    for (unsigned blocks : {2u, 5u, static_cast<unsigned>(resident_blocks())}) {
+    for (unsigned blocks : {2u, 5u, static_cast<unsigned>(rl::largest_co_resident_grid())}) {
         rl::RelayGrid grid(blocks);
         const std::vector<std::uint32_t> sums = rl::chunk_sums(rl::relay_input(blocks));
         std::uint32_t produced = 0;
@@ -77,23 +74,29 @@ TEST(RelayDevice, FlagsAndCounterAcrossLaunchesWithoutReset) {
 }
 
 TEST(CoResidency, GridThatCannotBeResidentIsRefusedBeforeLaunch) {
-    const int resident = resident_blocks();
-    ASSERT_GT(resident, 0);
-    EXPECT_NO_THROW(mk::require_co_resident(rl::relay_prefixes, resident, static_cast<int>(rl::kThreads), 0));
+    const int threads = static_cast<int>(rl::kThreads);
+    const int relay = mk::max_co_resident_blocks(rl::relay_prefixes, threads, 0);
+    const int fan_in = mk::max_co_resident_blocks(rl::fan_in_counter, threads, 0);
+    ASSERT_GT(std::min(relay, fan_in), 0);
+    EXPECT_EQ(rl::largest_co_resident_grid(), std::min(relay, fan_in));  // tient pour les deux noyaux
+    EXPECT_NO_THROW(mk::require_co_resident(rl::relay_prefixes, relay, threads, 0));
     try {
-        mk::require_co_resident(rl::relay_prefixes, resident + 1, static_cast<int>(rl::kThreads), 0);
-        FAIL() << "une grille de " << resident + 1 << " blocs ne tient pas entière";
+        mk::require_co_resident(rl::relay_prefixes, relay + 1, threads, 0);
+        FAIL() << "une grille de " << relay + 1 << " blocs ne tient pas entière";
     } catch (const mk::CoResidencyError& error) {
         const std::string message = error.what();
-        EXPECT_NE(message.find(std::to_string(resident + 1) + " blocs demandés"), std::string::npos) << message;
-        EXPECT_NE(message.find("au plus " + std::to_string(resident)), std::string::npos) << message;
+        EXPECT_NE(message.find(std::to_string(relay + 1) + " blocs demandés"), std::string::npos) << message;
+        EXPECT_NE(message.find("au plus " + std::to_string(relay)), std::string::npos) << message;
         EXPECT_NE(message.find("interblocage"), std::string::npos) << message;
     }
-    rl::RelayGrid grid(static_cast<unsigned>(resident) + 1);
+    // Un bloc de plus que ce que tient le plus accommodant des deux : chaque lancement est refusé.
+    const unsigned too_many = static_cast<unsigned>(std::max(relay, fan_in)) + 1;
+    rl::RelayGrid grid(too_many);
     EXPECT_THROW(grid.run_relay(), mk::CoResidencyError);
     EXPECT_THROW(grid.run_fan_in(), mk::CoResidencyError);
     NOYAUX_CHECK_LAUNCH();
-    EXPECT_EQ(grid.flags(), std::vector<unsigned>(static_cast<unsigned>(resident) + 1, 0u));  // rien lancé
+    EXPECT_EQ(grid.flags(), std::vector<unsigned>(too_many, 0u));  // rien lancé
+    EXPECT_EQ(grid.ready(), 0u);
 }
 // --8<-- [end:garanties]
 
@@ -105,7 +108,8 @@ TEST(CoResidency, OccupancyTimesMultiprocessors) {
     NOYAUX_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
     NOYAUX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, rl::relay_prefixes,
                                                                     static_cast<int>(rl::kThreads), 0));
-    EXPECT_EQ(resident_blocks(), per_multiprocessor * multiprocessors);
+    EXPECT_EQ(mk::max_co_resident_blocks(rl::relay_prefixes, static_cast<int>(rl::kThreads), 0),
+              per_multiprocessor * multiprocessors);
     EXPECT_THROW(mk::require_co_resident(rl::relay_prefixes, 0, static_cast<int>(rl::kThreads), 0),
                  mk::CoResidencyError);
 }
