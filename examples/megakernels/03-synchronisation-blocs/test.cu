@@ -2,16 +2,19 @@
  * @file
  * @brief Tests de l'exemple 3 : le relais de drapeaux et le compteur producteurs/consommateurs
  *        contre le CPU, sur plusieurs grilles et plusieurs lancements sans remise à zéro ; le
- *        refus, avant tout lancement, d'une grille qui ne tient pas entière sur le GPU.
+ *        refus, avant tout lancement, d'une grille qui ne tient pas entière sur le GPU ; le
+ *        nombre de blocs co-résidents confronté au lanceur coopératif.
  */
 #include "synchronisation-blocs.cuh"
 
 #include "common/cuda_check.cuh"
+#include "common/device_buffer.cuh"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -100,18 +103,40 @@ TEST(CoResidency, GridThatCannotBeResidentIsRefusedBeforeLaunch) {
 }
 // --8<-- [end:garanties]
 
-TEST(CoResidency, OccupancyTimesMultiprocessors) {
+// Une valeur que la formule n'a pas calculée : le lanceur coopératif (le pilote sur GPU, le
+// moteur sur simt) refuse une grille d'un bloc de plus que max_co_resident_blocks, sans rien
+// lancer, et accepte la grille de max_co_resident_blocks blocs, qui rend les bons préfixes.
+TEST(CoResidency, CooperativeLauncherAcceptsExactlyTheCoResidentGrid) {
     int device = 0;
-    int multiprocessors = 0;
-    int per_multiprocessor = 0;
+    int cooperative = 0;
     NOYAUX_CUDA_CHECK(cudaGetDevice(&device));
-    NOYAUX_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    NOYAUX_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, rl::relay_prefixes,
-                                                                    static_cast<int>(rl::kThreads), 0));
-    EXPECT_EQ(mk::max_co_resident_blocks(rl::relay_prefixes, static_cast<int>(rl::kThreads), 0),
-              per_multiprocessor * multiprocessors);
-    EXPECT_THROW(mk::require_co_resident(rl::relay_prefixes, 0, static_cast<int>(rl::kThreads), 0),
-                 mk::CoResidencyError);
+    NOYAUX_CUDA_CHECK(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    if (!cooperative) GTEST_SKIP() << "ce GPU n'accepte pas le lancement coopératif";
+    const int threads = static_cast<int>(rl::kThreads);
+    const int resident = mk::max_co_resident_blocks(rl::relay_prefixes, threads, 0);
+    ASSERT_GT(resident, 0);
+    const auto blocks = static_cast<unsigned>(resident);
+    noyaux::DeviceBuffer<std::uint32_t> input(std::span<const std::uint32_t>(rl::relay_input(blocks + 1)));
+    noyaux::DeviceBuffer<std::uint32_t> prefixes(blocks + 1);
+    noyaux::DeviceBuffer<unsigned> flags(blocks + 1);
+    NOYAUX_CUDA_CHECK(cudaMemset(flags.data(), 0, flags.bytes()));
+    const std::uint32_t* in = input.data();
+    std::uint32_t* out = prefixes.data();
+    unsigned* flag = flags.data();
+    unsigned epoch = 1;
+    void* arguments[] = {&in, &out, &flag, &epoch};
+    EXPECT_EQ(cudaLaunchCooperativeKernel(rl::relay_prefixes, dim3(blocks + 1), dim3(rl::kThreads), arguments, 0,
+                                          nullptr),
+              cudaErrorCooperativeLaunchTooLarge);
+    (void)cudaGetLastError();  // erreur de configuration, non collante : effacée
+    EXPECT_EQ(flags.download(), std::vector<unsigned>(blocks + 1, 0u));  // rien lancé
+    NOYAUX_CUDA_CHECK(
+        cudaLaunchCooperativeKernel(rl::relay_prefixes, dim3(blocks), dim3(rl::kThreads), arguments, 0, nullptr));
+    NOYAUX_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<std::uint32_t> computed = prefixes.download();
+    computed.resize(blocks);
+    EXPECT_EQ(computed, rl::inclusive_prefixes(rl::chunk_sums(rl::relay_input(blocks))));
+    EXPECT_THROW(mk::require_co_resident(rl::relay_prefixes, 0, threads, 0), mk::CoResidencyError);
 }
 
 }  // namespace
