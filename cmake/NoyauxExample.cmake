@@ -10,7 +10,8 @@
 #   .bench  le benchmark, exécuté brièvement pour vérifier qu'il tourne (GPU requis) ;
 #   .sass   les attentes sur le code machine, pour chaque architecture du programme (propriété
 #           CUDA_ARCHITECTURES de sa cible : CMAKE_CUDA_ARCHITECTURES, sauf ajout explicite) ;
-#   .cli    le programme refuse les arguments invalides avec un message clair et un code non nul.
+#   .cli    le programme refuse les arguments invalides avec un message clair et un code non nul ;
+#   .cpu-132sm  avec SIZED_BY_DEVICE : le test .cpu sur un simt à 132 multiprocesseurs.
 #
 # Arguments :
 #   BACKENDS             gpu, et cpu quand l'émulateur exécute l'exemple ;
@@ -30,6 +31,10 @@
 #                        une partie de petits exemples se construit ainsi bien plus vite ;
 #   TEST_FILTER motif    avec GROUPED : les suites GoogleTest de l'exemple (--gtest_filter) ;
 #   BENCH_FILTER regex   avec GROUPED et bench.cu : ses benchmarks (--benchmark_filter) ;
+#   SIZED_BY_DEVICE      la grille dépend du périphérique (noyau persistant, Stream-K, grille
+#                        coopérative) : le test .cpu est repris avec SIMT_SM=132, le nombre de
+#                        multiprocesseurs d'un H100 SXM ou d'un H200, pour qu'un test écrit pour
+#                        les 4 de simt échoue ici plutôt que sur le premier GPU ;
 #   HOST_TESTS_CPU       avec GROUPED, pour un exemple réservé au GPU (BACKENDS gpu) : son test.cu
 #                        est aussi compilé pour l'émulateur, sans ses noyaux (qu'il n'inclut que
 #                        hors SIMT_EMULATOR), pour exécuter partout les tests de sa logique
@@ -38,7 +43,7 @@
 set(NOYAUX_EXPECT_REJECTION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/expect_rejection.cmake)
 
 function(noyaux_add_example)
-  cmake_parse_arguments(PARSE_ARGV 0 EX "GROUPED;HOST_TESTS_CPU" "SASS_KERNEL;NO_BENCHMARK_REASON;TEST_FILTER;BENCH_FILTER"
+  cmake_parse_arguments(PARSE_ARGV 0 EX "GROUPED;HOST_TESTS_CPU;SIZED_BY_DEVICE" "SASS_KERNEL;NO_BENCHMARK_REASON;TEST_FILTER;BENCH_FILTER"
                         "BACKENDS;SASS_EXPECT;REJECT;LIBRARIES;CPU_LIBRARIES")
   if(EX_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "noyaux_add_example : arguments inconnus : ${EX_UNPARSED_ARGUMENTS}")
@@ -100,6 +105,7 @@ function(noyaux_add_example)
       add_test(NAME ${test_prefix}.cpu COMMAND ${id}-test-cpu)
       set_tests_properties(${test_prefix}.cpu PROPERTIES LABELS "cpu;simt;${part}")
       list(APPEND tests ${test_prefix}.cpu)
+      noyaux_internal_device_sized_test($<TARGET_FILE:${id}-test-cpu>)
     endif()
 
     # Le benchmark.
@@ -165,6 +171,17 @@ function(noyaux_add_example)
   set_property(GLOBAL PROPERTY NOYAUX_EXAMPLE_${id}_BENCHMARK "${benchmark}")
 endfunction()
 
+# Avec SIZED_BY_DEVICE, le test .cpu repris sur 132 multiprocesseurs émulés (même portée de
+# variables que noyaux_add_example). Hors du label simt : sanitize ne le relance pas.
+macro(noyaux_internal_device_sized_test)
+  if(EX_SIZED_BY_DEVICE)
+    add_test(NAME ${test_prefix}.cpu-132sm COMMAND ${ARGN})
+    set_tests_properties(${test_prefix}.cpu-132sm PROPERTIES
+      LABELS "cpu;${part}" ENVIRONMENT "SIMT_SM=132" FAIL_REGULAR_EXPRESSION "Running 0 tests")
+    list(APPEND tests ${test_prefix}.cpu-132sm)
+  endif()
+endmacro()
+
 # Partie de noyaux_add_example pour un exemple GROUPED (même portée de variables) : les
 # tests ctest visent les binaires communs de la partie, filtrés sur les suites de l'exemple ;
 # les sources sont notées pour noyaux_add_part_binaries.
@@ -194,6 +211,9 @@ macro(noyaux_internal_grouped_example)
     set_tests_properties(${test_prefix}.cpu PROPERTIES
       LABELS "cpu;simt;${part}" FAIL_REGULAR_EXPRESSION "Running 0 tests")
     list(APPEND tests ${test_prefix}.cpu)
+    if("cpu" IN_LIST EX_BACKENDS)
+      noyaux_internal_device_sized_test($<TARGET_FILE:${part}-tests-cpu> --gtest_filter=${EX_TEST_FILTER})
+    endif()
   endif()
   if(EXISTS ${dir}/bench.cu)
     if(NOT EX_BENCH_FILTER)
