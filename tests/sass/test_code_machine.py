@@ -1,6 +1,7 @@
 """Lecteur de code machine (tools/python/noyaux_outils/code_machine.py), sur une sortie de
 cuobjdump simulée : noyaux, instructions, ressources, recherche par nom, outils en échec ; et
-l'attente « part-ffma » de verifier_sass.py sur des boucles écrites à la main."""
+les attentes « part-ffma », « wgmma-enchaines » et « toutes-128 » de
+verifier_sass.py sur des noyaux écrits à la main."""
 import shutil
 import stat
 import sys
@@ -154,6 +155,35 @@ class ChainedWgmma(unittest.TestCase):
                                "WARPGROUP.DEPBAR.LE gsb0, 0x0"])
         self.assertRegex(verifier_sass.check(kernel, "wgmma-enchaines"), "sérialisés par ptxas : les 2 HGMMA")
         self.assertTrue(verifier_sass.valid("wgmma-enchaines"))
+
+
+class AllWide(unittest.TestCase):
+    """« toutes-128 » : des copies de 16 octets partout, là où « contient » prend les variantes."""
+
+    def test_only_128_bit_copies_pass(self):
+        kernel = hgmma_kernel(["LDGSTS.E.BYPASS.128 [R3], desc[UR4][R4.64]",
+                               "@!P0 LDGSTS.E.BYPASS.128.ZFILL [R3+0x10], desc[UR4][R6.64]"])
+        self.assertIsNone(verifier_sass.check(kernel, "toutes-128 LDGSTS"))
+
+    def test_one_four_byte_copy_is_refused_and_marked(self):
+        kernel = hgmma_kernel(["LDGSTS.E.BYPASS.128 [R3], desc[UR4][R4.64]",
+                               "LDGSTS.E [R5], desc[UR4][R8.64]",
+                               # LTC128B : un indice de préchargement dans le L2, pas une largeur.
+                               "LDGSTS.E.LTC128B [R5+0x4], desc[UR4][R8.64+0x4]"])
+        self.assertIsNone(verifier_sass.check(kernel, "contient LDGSTS"))  # ce que l'audit a relevé
+        message = verifier_sass.check(kernel, "toutes-128 LDGSTS")
+        self.assertRegex(message, r"2 instruction\(s\) LDGSTS sur 3 sans « \.128 », par ex\. « LDGSTS\.E »")
+        marked = [line for line in message.splitlines() if line.lstrip().startswith(">>")]
+        self.assertEqual(len(marked), 2, message)
+        self.assertNotIn("BYPASS.128", "".join(marked))
+
+    def test_no_copy_at_all_is_refused(self):
+        kernel = hgmma_kernel(["LDG.E.128 R4, desc[UR4][R2.64]"])
+        self.assertRegex(verifier_sass.check(kernel, "toutes-128 LDGSTS"), "aucune instruction LDGSTS")
+
+    def test_grammar(self):
+        self.assertTrue(verifier_sass.valid("toutes-128 LDGSTS"))
+        self.assertFalse(verifier_sass.valid("toutes-128"))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,10 @@ attentes sont déclarées par l'exemple dans son CMakeLists.txt :
     contient MOTIF       au moins une instruction dont le code opération est MOTIF
                          ou commence par « MOTIF. » (LDG.E couvre LDG.E.128)
     absent MOTIF         aucune instruction de ce genre
+    toutes-128 MOTIF     au moins une instruction de ce genre, et toutes de 128 bits (un
+                         « .128 » dans le code opération ; « LTC128B », indice de cache, ne
+                         compte pas) : « toutes-128 LDGSTS » refuse la moindre copie
+                         asynchrone de 4 octets (LDGSTS.E), que « contient » laisse passer
     predique MOTIF       au moins une instruction de ce genre gardée par un prédicat
                          (@P0, @!P1…) : la branche est devenue de la prédication
     sans-debordement     ni LDL ni STL, et aucune mémoire locale (pas de spill)
@@ -33,6 +37,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 # Point d'entrée : la racine d'importation des modules Python de tools/ (le lecteur de code
@@ -50,13 +55,17 @@ import sass  # noqa: E402
 EXCERPT_LINES = 40
 
 
-def excerpt(kernel: Kernel, highlight: str | None = None) -> str:
-    """Les instructions du noyau (sans les NOP de remplissage), les fautives marquées."""
+def excerpt(kernel: Kernel, highlight: str | Callable[[str], bool] | None = None) -> str:
+    """Les instructions du noyau (sans les NOP de remplissage), les fautives marquées : celles
+    du genre @p highlight, ou celles que @p highlight désigne s'il est une fonction."""
+    if isinstance(highlight, str):
+        pattern = highlight
+        highlight = lambda text: matches(text, pattern)  # noqa: E731
     lines = []
     for address, text in kernel.instructions:
         if opcode(text) == "NOP":
             continue
-        mark = ">>" if highlight and matches(text, highlight) else "  "
+        mark = ">>" if highlight and highlight(text) else "  "
         lines.append(f"    {mark} /*{address}*/ {text}")
     if highlight:
         marked = [i for i, line in enumerate(lines) if line.startswith("    >>")]
@@ -116,6 +125,17 @@ def check(kernel: Kernel, expectation: str) -> str | None:
         if any(text.split()[0].startswith("@") and matches(text, words[1]) for _, text in kernel.instructions):
             return None
         return f"aucune instruction {words[1]} gardée par un prédicat ; code machine du noyau :\n{excerpt(kernel)}"
+    if len(words) == 2 and words[0] == "toutes-128":
+        family = [text for _, text in kernel.instructions if matches(text, words[1])]
+        if not family:
+            return f"aucune instruction {words[1]} ; code machine du noyau :\n{excerpt(kernel)}"
+
+        def narrow(text: str) -> bool:
+            return matches(text, words[1]) and "128" not in opcode(text).split(".")
+        if narrow_ones := [text for text in family if narrow(text)]:
+            return (f"{len(narrow_ones)} instruction(s) {words[1]} sur {len(family)} sans « .128 », "
+                    f"par ex. « {opcode(narrow_ones[0])} » (>>) :\n{excerpt(kernel, narrow)}")
+        return None
     if len(words) == 2 and words[0] in ("contient", "absent"):
         verb, pattern = words
         found = any(matches(text, pattern) for _, text in kernel.instructions)
@@ -155,7 +175,7 @@ def parse_expectation(text: str) -> tuple[str | None, str]:
 
 def valid(expectation: str) -> bool:
     words = expectation.split()
-    return ((len(words) == 2 and words[0] in ("contient", "absent", "predique"))
+    return ((len(words) == 2 and words[0] in ("contient", "absent", "predique", "toutes-128"))
             or expectation in ("sans-debordement", "wgmma-enchaines")
             or re.fullmatch(r"registres<=\d+", expectation) is not None
             or re.fullmatch(r"entrees==\d+", expectation) is not None
@@ -176,9 +196,9 @@ def main() -> int:
     for _, expectation in expectations:
         if not valid(expectation):
             print(f"verifier_sass : attente invalide « {expectation} » ; formes admises : "
-                  "contient MOTIF, absent MOTIF, predique MOTIF, sans-debordement, wgmma-enchaines, registres<=N, "
-                  "entrees==N, "
-                  "part-ffma>=P, warps-par-sm>=N",
+                  "contient MOTIF, absent MOTIF, toutes-128 MOTIF, predique MOTIF, sans-debordement, "
+                  "wgmma-enchaines, registres<=N, entrees==N, part-ffma>=P, "
+                  "warps-par-sm>=N",
                   file=sys.stderr)
             return 2
     if not args.binaire.is_file():
