@@ -27,7 +27,10 @@ attentes sont déclarées par l'exemple dans son CMakeLists.txt :
                          de ses instructions sont des FFMA
     warps-par-sm>=N      au moins N warps résidents par SM selon le calcul d'occupation des
                          pages (registres, mémoire partagée, __launch_bounds__ lus dans la
-                         construction) ; architectures du modèle seulement (sm_90, sm_90a)
+                         construction) ; architectures du modèle seulement (sm_90, sm_90a).
+                         « warps-par-sm>=N dynamique=OCTETS » ajoute la mémoire partagée
+                         dynamique que demande le lanceur, comme le marqueur noyaux:occupation
+                         des pages
 
 Une attente peut être limitée à une architecture : « sm_90a: contient HGMMA ».
 En cas d'échec, le message montre l'extrait de code machine en cause.
@@ -53,6 +56,7 @@ import occupation  # noqa: E402
 import sass  # noqa: E402
 
 EXCERPT_LINES = 40
+WARPS = re.compile(r"warps-par-sm>=(\d+)(?: dynamique=(\d+))?")
 
 
 def excerpt(kernel: Kernel, highlight: str | Callable[[str], bool] | None = None) -> str:
@@ -96,8 +100,9 @@ def ffma_share(kernel: Kernel, minimum: float) -> str | None:
     return None
 
 
-def resident_warps(kernel: Kernel, arch: str, elf: str, minimum: int) -> str | None:
-    """Au moins @p minimum warps résidents par SM, selon le calcul d'occupation des pages."""
+def resident_warps(kernel: Kernel, arch: str, elf: str, minimum: int, dynamic: int = 0) -> str | None:
+    """Au moins @p minimum warps résidents par SM, selon le calcul d'occupation des pages ;
+    @p dynamic : octets de mémoire partagée dynamique par bloc, que le binaire ne dit pas."""
     threads = occupation.max_threads(elf, kernel.mangled)
     if threads is None:
         return "pas de borne __launch_bounds__ : la taille de bloc n'est pas lisible"
@@ -105,13 +110,15 @@ def resident_warps(kernel: Kernel, arch: str, elf: str, minimum: int) -> str | N
         result = occupation.occupancy(
             occupation.Usage(threads=threads, registers=kernel.registers or 0,
                              shared_static=occupation.declared_shared(kernel.shared or 0,
-                                                                      occupation.ARCHITECTURES[arch])),
+                                                                      occupation.ARCHITECTURES[arch]),
+                             shared_dynamic=dynamic),
             occupation.ARCHITECTURES[arch])
     except occupation.OccupationError as error:
         return str(error)
     if result.warps < minimum:
+        shared = f", {dynamic} octets de mémoire partagée dynamique" if dynamic else ""
         return (f"{result.warps} warps résidents par SM ({result.blocks} bloc(s) de {threads} threads, "
-                f"{kernel.registers} registres par thread, facteur limitant : "
+                f"{kernel.registers} registres par thread{shared}, facteur limitant : "
                 f"{' et '.join(result.limiting)}) ; attendu au moins {minimum}")
     return None
 
@@ -180,7 +187,7 @@ def valid(expectation: str) -> bool:
             or re.fullmatch(r"registres<=\d+", expectation) is not None
             or re.fullmatch(r"entrees==\d+", expectation) is not None
             or re.fullmatch(r"part-ffma>=\d+(\.\d+)?", expectation) is not None
-            or re.fullmatch(r"warps-par-sm>=\d+", expectation) is not None)
+            or WARPS.fullmatch(expectation) is not None)
 
 
 def main() -> int:
@@ -198,7 +205,7 @@ def main() -> int:
             print(f"verifier_sass : attente invalide « {expectation} » ; formes admises : "
                   "contient MOTIF, absent MOTIF, toutes-128 MOTIF, predique MOTIF, sans-debordement, "
                   "wgmma-enchaines, registres<=N, entrees==N, part-ffma>=P, "
-                  "warps-par-sm>=N",
+                  "warps-par-sm>=N [dynamique=OCTETS]",
                   file=sys.stderr)
             return 2
     if not args.binaire.is_file():
@@ -236,14 +243,14 @@ def main() -> int:
                     continue
                 if expectation.startswith("entrees=="):
                     continue
-                if match := re.fullmatch(r"warps-par-sm>=(\d+)", expectation):
+                if match := WARPS.fullmatch(expectation):
                     if arch not in occupation.ARCHITECTURES:
                         print(f"verifier_sass : « {expectation} » : pas de modèle d'occupation pour {arch} "
                               f"(connues : {', '.join(sorted(occupation.ARCHITECTURES))}) ; "
                               f"préfixez l'attente par « sm_90a: »", file=sys.stderr)
                         return 2
                     elf = run_tool([str(args.outils / "cuobjdump"), "-elf", "-arch", arch, str(args.binaire)])
-                    problem = resident_warps(kernel, arch, elf, int(match.group(1)))
+                    problem = resident_warps(kernel, arch, elf, int(match.group(1)), int(match.group(2) or 0))
                 else:
                     problem = check(kernel, expectation)
                 if problem:
