@@ -9,8 +9,9 @@
 
 namespace noyaux::gemm {
 // --8<-- [start:garanties]
-// La suite commune de l'échelle (common/ladder_tests.cpp), appliquée à WarptilingKernel.
-const LadderTests<WarptilingKernel> ladder_tests{"TuilageWarp"};
+// La suite commune de l'échelle (common/ladder_tests.cpp), appliquée à WarptilingKernel ; il
+// accède à A, B et C par float4 : son alignement de 16 octets est vérifié à la compilation.
+const Float4LadderTests<WarptilingKernel> ladder_tests{"TuilageWarp"};
 // --8<-- [end:garanties]
 
 namespace {
