@@ -1,6 +1,7 @@
 """Lecteur de code machine (tools/python/noyaux_outils/code_machine.py), sur une sortie de
 cuobjdump simulée : noyaux, instructions, ressources, recherche par nom, outils en échec ; et
-l'attente « part-ffma » de verifier_sass.py sur des boucles écrites à la main."""
+les attentes « part-ffma », « wgmma-enchaines », « toutes-128 » et « warps-par-sm » de
+verifier_sass.py sur des noyaux écrits à la main."""
 import shutil
 import stat
 import sys
@@ -154,6 +155,66 @@ class ChainedWgmma(unittest.TestCase):
                                "WARPGROUP.DEPBAR.LE gsb0, 0x0"])
         self.assertRegex(verifier_sass.check(kernel, "wgmma-enchaines"), "sérialisés par ptxas : les 2 HGMMA")
         self.assertTrue(verifier_sass.valid("wgmma-enchaines"))
+
+
+class AllWide(unittest.TestCase):
+    """« toutes-128 » : des copies de 16 octets partout, là où « contient » prend les variantes."""
+
+    def test_only_128_bit_copies_pass(self):
+        kernel = hgmma_kernel(["LDGSTS.E.BYPASS.128 [R3], desc[UR4][R4.64]",
+                               # Copie à remplissage de zéros : la même instruction, sans source (!PT).
+                               "@!P0 LDGSTS.E.BYPASS.128 [R3+0x10], desc[UR4][R6.64], !PT"])
+        self.assertIsNone(verifier_sass.check(kernel, "toutes-128 LDGSTS"))
+
+    def test_one_four_byte_copy_is_refused_and_marked(self):
+        kernel = hgmma_kernel(["LDGSTS.E.BYPASS.128 [R3], desc[UR4][R4.64]",
+                               "LDGSTS.E [R5], desc[UR4][R8.64]",
+                               # LTC128B : un indice de préchargement dans le L2, pas une largeur.
+                               "LDGSTS.E.LTC128B [R5+0x4], desc[UR4][R8.64+0x4]"])
+        self.assertIsNone(verifier_sass.check(kernel, "contient LDGSTS"))  # ce que l'audit a relevé
+        message = verifier_sass.check(kernel, "toutes-128 LDGSTS")
+        self.assertRegex(message, r"2 instruction\(s\) LDGSTS sur 3 sans « \.128 », par ex\. « LDGSTS\.E »")
+        marked = [line for line in message.splitlines() if line.lstrip().startswith(">>")]
+        self.assertEqual(len(marked), 2, message)
+        self.assertNotIn("BYPASS.128", "".join(marked))
+
+    def test_no_copy_at_all_is_refused(self):
+        kernel = hgmma_kernel(["LDG.E.128 R4, desc[UR4][R2.64]"])
+        self.assertRegex(verifier_sass.check(kernel, "toutes-128 LDGSTS"), "aucune instruction LDGSTS")
+
+    def test_grammar(self):
+        self.assertTrue(verifier_sass.valid("toutes-128 LDGSTS"))
+        self.assertFalse(verifier_sass.valid("toutes-128"))
+
+
+# Attributs de « cuobjdump -elf » : __launch_bounds__(128) pour le noyau _Z1kv.
+ELF = """\
+.nv.info._Z1kv
+\tAttribute:\tEIATTR_MAX_THREADS
+\tFormat:\tEIFMT_SVAL
+\tValue:\t0x80 0x1 0x1
+"""
+
+
+class ResidentWarps(unittest.TestCase):
+    """« warps-par-sm>=N dynamique=OCTETS » : la mémoire partagée dynamique compte aussi."""
+
+    def test_dynamic_shared_memory_counts(self):
+        # 128 threads à 168 registres : 3 blocs (12 warps) selon les registres ; 73 728 octets
+        # (3 étages de l'étape 11) en laissent 3, 98 304 (4 étages) seulement 2.
+        kernel = code_machine.Kernel("_Z1kv", "k()", [], registers=168, shared=0, local=0)
+        self.assertIsNone(verifier_sass.resident_warps(kernel, "sm_90a", ELF, 12))
+        self.assertIsNone(verifier_sass.resident_warps(kernel, "sm_90a", ELF, 12, dynamic=73728))
+        message = verifier_sass.resident_warps(kernel, "sm_90a", ELF, 12, dynamic=98304)
+        self.assertRegex(message, "^8 warps résidents par SM .*98304 octets de mémoire partagée dynamique"
+                                  ".*facteur limitant : mémoire partagée")
+
+    def test_grammar(self):
+        self.assertTrue(verifier_sass.valid("warps-par-sm>=12 dynamique=73728"))
+        self.assertEqual(verifier_sass.WARPS.fullmatch("warps-par-sm>=12 dynamique=73728").groups(),
+                         ("12", "73728"))
+        self.assertFalse(verifier_sass.valid("warps-par-sm>=12 dynamique="))
+        self.assertFalse(verifier_sass.valid("warps-par-sm>=12 73728"))
 
 
 if __name__ == "__main__":

@@ -7,6 +7,10 @@ attentes sont déclarées par l'exemple dans son CMakeLists.txt :
     contient MOTIF       au moins une instruction dont le code opération est MOTIF
                          ou commence par « MOTIF. » (LDG.E couvre LDG.E.128)
     absent MOTIF         aucune instruction de ce genre
+    toutes-128 MOTIF     au moins une instruction de ce genre, et toutes de 128 bits (un
+                         « .128 » dans le code opération ; « LTC128B », indice de cache, ne
+                         compte pas) : « toutes-128 LDGSTS » refuse la moindre copie
+                         asynchrone de 4 octets (LDGSTS.E), que « contient » laisse passer
     predique MOTIF       au moins une instruction de ce genre gardée par un prédicat
                          (@P0, @!P1…) : la branche est devenue de la prédication
     sans-debordement     ni LDL ni STL, et aucune mémoire locale (pas de spill)
@@ -23,7 +27,10 @@ attentes sont déclarées par l'exemple dans son CMakeLists.txt :
                          de ses instructions sont des FFMA
     warps-par-sm>=N      au moins N warps résidents par SM selon le calcul d'occupation des
                          pages (registres, mémoire partagée, __launch_bounds__ lus dans la
-                         construction) ; architectures du modèle seulement (sm_90, sm_90a)
+                         construction) ; architectures du modèle seulement (sm_90, sm_90a).
+                         « warps-par-sm>=N dynamique=OCTETS » ajoute la mémoire partagée
+                         dynamique que demande le lanceur, comme le marqueur noyaux:occupation
+                         des pages
 
 Une attente peut être limitée à une architecture : « sm_90a: contient HGMMA ».
 En cas d'échec, le message montre l'extrait de code machine en cause.
@@ -33,6 +40,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 # Point d'entrée : la racine d'importation des modules Python de tools/ (le lecteur de code
@@ -48,15 +56,20 @@ import occupation  # noqa: E402
 import sass  # noqa: E402
 
 EXCERPT_LINES = 40
+WARPS = re.compile(r"warps-par-sm>=(\d+)(?: dynamique=(\d+))?")
 
 
-def excerpt(kernel: Kernel, highlight: str | None = None) -> str:
-    """Les instructions du noyau (sans les NOP de remplissage), les fautives marquées."""
+def excerpt(kernel: Kernel, highlight: str | Callable[[str], bool] | None = None) -> str:
+    """Les instructions du noyau (sans les NOP de remplissage), les fautives marquées : celles
+    du genre @p highlight, ou celles que @p highlight désigne s'il est une fonction."""
+    if isinstance(highlight, str):
+        pattern = highlight
+        highlight = lambda text: matches(text, pattern)  # noqa: E731
     lines = []
     for address, text in kernel.instructions:
         if opcode(text) == "NOP":
             continue
-        mark = ">>" if highlight and matches(text, highlight) else "  "
+        mark = ">>" if highlight and highlight(text) else "  "
         lines.append(f"    {mark} /*{address}*/ {text}")
     if highlight:
         marked = [i for i, line in enumerate(lines) if line.startswith("    >>")]
@@ -87,8 +100,9 @@ def ffma_share(kernel: Kernel, minimum: float) -> str | None:
     return None
 
 
-def resident_warps(kernel: Kernel, arch: str, elf: str, minimum: int) -> str | None:
-    """Au moins @p minimum warps résidents par SM, selon le calcul d'occupation des pages."""
+def resident_warps(kernel: Kernel, arch: str, elf: str, minimum: int, dynamic: int = 0) -> str | None:
+    """Au moins @p minimum warps résidents par SM, selon le calcul d'occupation des pages ;
+    @p dynamic : octets de mémoire partagée dynamique par bloc, que le binaire ne dit pas."""
     threads = occupation.max_threads(elf, kernel.mangled)
     if threads is None:
         return "pas de borne __launch_bounds__ : la taille de bloc n'est pas lisible"
@@ -96,13 +110,15 @@ def resident_warps(kernel: Kernel, arch: str, elf: str, minimum: int) -> str | N
         result = occupation.occupancy(
             occupation.Usage(threads=threads, registers=kernel.registers or 0,
                              shared_static=occupation.declared_shared(kernel.shared or 0,
-                                                                      occupation.ARCHITECTURES[arch])),
+                                                                      occupation.ARCHITECTURES[arch]),
+                             shared_dynamic=dynamic),
             occupation.ARCHITECTURES[arch])
     except occupation.OccupationError as error:
         return str(error)
     if result.warps < minimum:
+        shared = f", {dynamic} octets de mémoire partagée dynamique" if dynamic else ""
         return (f"{result.warps} warps résidents par SM ({result.blocks} bloc(s) de {threads} threads, "
-                f"{kernel.registers} registres par thread, facteur limitant : "
+                f"{kernel.registers} registres par thread{shared}, facteur limitant : "
                 f"{' et '.join(result.limiting)}) ; attendu au moins {minimum}")
     return None
 
@@ -116,6 +132,17 @@ def check(kernel: Kernel, expectation: str) -> str | None:
         if any(text.split()[0].startswith("@") and matches(text, words[1]) for _, text in kernel.instructions):
             return None
         return f"aucune instruction {words[1]} gardée par un prédicat ; code machine du noyau :\n{excerpt(kernel)}"
+    if len(words) == 2 and words[0] == "toutes-128":
+        family = [text for _, text in kernel.instructions if matches(text, words[1])]
+        if not family:
+            return f"aucune instruction {words[1]} ; code machine du noyau :\n{excerpt(kernel)}"
+
+        def narrow(text: str) -> bool:
+            return matches(text, words[1]) and "128" not in opcode(text).split(".")
+        if narrow_ones := [text for text in family if narrow(text)]:
+            return (f"{len(narrow_ones)} instruction(s) {words[1]} sur {len(family)} sans « .128 », "
+                    f"par ex. « {opcode(narrow_ones[0])} » (>>) :\n{excerpt(kernel, narrow)}")
+        return None
     if len(words) == 2 and words[0] in ("contient", "absent"):
         verb, pattern = words
         found = any(matches(text, pattern) for _, text in kernel.instructions)
@@ -155,12 +182,12 @@ def parse_expectation(text: str) -> tuple[str | None, str]:
 
 def valid(expectation: str) -> bool:
     words = expectation.split()
-    return ((len(words) == 2 and words[0] in ("contient", "absent", "predique"))
+    return ((len(words) == 2 and words[0] in ("contient", "absent", "predique", "toutes-128"))
             or expectation in ("sans-debordement", "wgmma-enchaines")
             or re.fullmatch(r"registres<=\d+", expectation) is not None
             or re.fullmatch(r"entrees==\d+", expectation) is not None
             or re.fullmatch(r"part-ffma>=\d+(\.\d+)?", expectation) is not None
-            or re.fullmatch(r"warps-par-sm>=\d+", expectation) is not None)
+            or WARPS.fullmatch(expectation) is not None)
 
 
 def main() -> int:
@@ -176,9 +203,9 @@ def main() -> int:
     for _, expectation in expectations:
         if not valid(expectation):
             print(f"verifier_sass : attente invalide « {expectation} » ; formes admises : "
-                  "contient MOTIF, absent MOTIF, predique MOTIF, sans-debordement, wgmma-enchaines, registres<=N, "
-                  "entrees==N, "
-                  "part-ffma>=P, warps-par-sm>=N",
+                  "contient MOTIF, absent MOTIF, toutes-128 MOTIF, predique MOTIF, sans-debordement, "
+                  "wgmma-enchaines, registres<=N, entrees==N, part-ffma>=P, "
+                  "warps-par-sm>=N [dynamique=OCTETS]",
                   file=sys.stderr)
             return 2
     if not args.binaire.is_file():
@@ -216,14 +243,14 @@ def main() -> int:
                     continue
                 if expectation.startswith("entrees=="):
                     continue
-                if match := re.fullmatch(r"warps-par-sm>=(\d+)", expectation):
+                if match := WARPS.fullmatch(expectation):
                     if arch not in occupation.ARCHITECTURES:
                         print(f"verifier_sass : « {expectation} » : pas de modèle d'occupation pour {arch} "
                               f"(connues : {', '.join(sorted(occupation.ARCHITECTURES))}) ; "
                               f"préfixez l'attente par « sm_90a: »", file=sys.stderr)
                         return 2
                     elf = run_tool([str(args.outils / "cuobjdump"), "-elf", "-arch", arch, str(args.binaire)])
-                    problem = resident_warps(kernel, arch, elf, int(match.group(1)))
+                    problem = resident_warps(kernel, arch, elf, int(match.group(1)), int(match.group(2) or 0))
                 else:
                     problem = check(kernel, expectation)
                 if problem:

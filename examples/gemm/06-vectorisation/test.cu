@@ -9,7 +9,8 @@
 
 namespace noyaux::gemm {
 // --8<-- [start:garanties]
-// La suite commune de l'échelle (common/ladder_tests.cpp), appliquée à VectorizedKernel.
-const LadderTests<VectorizedKernel> ladder_tests{"Vectorisation"};
+// La suite commune de l'échelle (common/ladder_tests.cpp), appliquée à VectorizedKernel ; il
+// accède à A, B et C par float4 : son alignement de 16 octets est vérifié à la compilation.
+const Float4LadderTests<VectorizedKernel> ladder_tests{"Vectorisation"};
 // --8<-- [end:garanties]
 }  // namespace noyaux::gemm

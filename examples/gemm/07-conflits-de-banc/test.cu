@@ -16,7 +16,7 @@
 
 namespace noyaux::gemm {
 // La suite commune de l'échelle (common/ladder_tests.cpp), puis l'analyse des bancs.
-const LadderTests<BankConflictFreeKernel> ladder_tests{"ConflitsDeBanc"};
+const Float4LadderTests<BankConflictFreeKernel> ladder_tests{"ConflitsDeBanc"};
 
 namespace conflict_free {
 namespace {

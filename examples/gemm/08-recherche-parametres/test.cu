@@ -15,7 +15,7 @@ template <typename List>
 struct SweptLadderTests;
 template <typename... Kernels>
 struct SweptLadderTests<ConfigurationList<Kernels...>> {
-    using type = LadderTests<Kernels...>;  ///< l'inscription de toutes les configurations
+    using type = Float4LadderTests<Kernels...>;  ///< l'inscription de toutes les configurations
 };
 
 // --8<-- [start:garanties]

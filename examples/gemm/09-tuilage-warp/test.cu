@@ -1,7 +1,8 @@
 /**
  * @file
- * @brief Tests de l'étape 9 : la suite commune de l'échelle (examples/gemm/common/ladder_tests.cpp)
- *        et les faits de bancs de sa disposition, vérifiés par les tests communs.
+ * @brief Tests de l'étape 9 : la suite commune de l'échelle (examples/gemm/common/ladder_tests.cpp),
+ *        un produit exact à 1024³, et les faits de bancs de sa disposition, vérifiés par les
+ *        tests communs.
  */
 #include "tuilage-warp.cuh"
 
@@ -9,8 +10,10 @@
 
 namespace noyaux::gemm {
 // --8<-- [start:garanties]
-// La suite commune de l'échelle (common/ladder_tests.cpp), appliquée à WarptilingKernel.
-const LadderTests<WarptilingKernel> ladder_tests{"TuilageWarp"};
+// La suite commune de l'échelle (common/ladder_tests.cpp), appliquée à WarptilingKernel ; il
+// accède à A, B et C par float4 : son alignement de 16 octets est vérifié à la compilation.
+// Au-delà de ses quelques tuiles, un produit exact de 8×8 blocs et 64 tuiles de K.
+const Float4LadderTests<WarptilingKernel> ladder_tests{"TuilageWarp", {.exact = {{1024, 1024, 1024}}}};
 // --8<-- [end:garanties]
 
 namespace {

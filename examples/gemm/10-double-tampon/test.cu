@@ -14,7 +14,7 @@ namespace noyaux::gemm {
 // --8<-- [start:garanties]
 // La suite commune de l'échelle (common/ladder_tests.cpp), appliquée à DoubleBufferedKernel, et
 // au-delà de ses quelques tuiles un produit exact de 8×8 blocs et 64 tuiles de K.
-const LadderTests<DoubleBufferedKernel> ladder_tests{"DoubleTampon", {.exact = {{1024, 1024, 1024}}}};
+const Float4LadderTests<DoubleBufferedKernel> ladder_tests{"DoubleTampon", {.exact = {{1024, 1024, 1024}}}};
 // --8<-- [end:garanties]
 
 namespace {

@@ -130,29 +130,33 @@ struct BeyondBoehmParams {
  * @tparam VECTOR vrai : une copie de 16 octets, @p valid vaut 0 ou 4 ; faux : quatre
  *         copies de 4 octets, pour les matrices dont les lignes ne sont pas alignées.
  * @param dst destination en mémoire partagée (alignée sur 16 octets)
- * @param src le premier flottant ; toujours une adresse lisible de la matrice
+ * @param src le premier flottant ; ses @p valid premiers sont dans la matrice, les autres
+ *        peuvent en sortir (au-delà de K dans la tranche 0)
  * @param valid flottants à lire : 0 à 4
  * @param last copies de 4 octets : le flottant e est lu en src + min(e, last), pour ne pas
  *        sortir de la ligne au bord droit de B
+ * @param inside une adresse de la matrice (alignée sur 16 octets si VECTOR), donnée aux
+ *        copies qui ne lisent rien à la place de la leur : aucune copie ne reçoit ainsi une
+ *        adresse hors du tableau, même sans la lire
  *
  * La taille du remplissage est une constante de chaque appel : donnée à l'exécution,
  * __pipeline_memcpy_async choisirait entre 17 variantes par un aiguillage.
  */
 template <bool VECTOR>
-__device__ __forceinline__ void copy4_async(float* dst, const float* src, int valid = 4, int last = 3) {
+__device__ __forceinline__ void copy4_async(float* dst, const float* src, int valid, int last,
+                                            const float* inside) {
     if constexpr (VECTOR) {
         if (valid > 0)
             __pipeline_memcpy_async(dst, src, 16, 0);
         else
-            __pipeline_memcpy_async(dst, src, 16, 16);
+            __pipeline_memcpy_async(dst, inside, 16, 16);
     } else {
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            const float* from = src + (e < last ? e : last);
             if (e < valid)
-                __pipeline_memcpy_async(dst + e, from, 4, 0);
+                __pipeline_memcpy_async(dst + e, src + (e < last ? e : last), 4, 0);
             else
-                __pipeline_memcpy_async(dst + e, from, 4, 4);
+                __pipeline_memcpy_async(dst + e, inside, 4, 4);
         }
     }
 }
@@ -203,7 +207,9 @@ __device__ __forceinline__ void beyond_boehm_block(const BeyondBoehmParams& p) {
         a_src[i] = p.a + m * p.lda + 4 * chunk;
         a_dst[i] = G::a_index(row, chunk);
     }
-    const int a_col = 4 * (tid % G::chunks_k);  // colonne (dans la tranche) du morceau de A
+    // Colonne (dans la tranche) des morceaux de A du thread : la même pour tous, 4·chunk.
+    static_assert(G::threads % G::chunks_k == 0, "un thread copie toujours la même colonne de A");
+    const int a_col = 4 * (tid % G::chunks_k);
     const int b_row = tid / (BN / 4), b_col = 4 * (tid % (BN / 4));
     const int last_col = VECTOR ? p.n - 4 : p.n - 1;  // VECTOR : N multiple de 4
     const int b_n = n0 + b_col < last_col ? n0 + b_col : last_col;
@@ -220,16 +226,18 @@ __device__ __forceinline__ void beyond_boehm_block(const BeyondBoehmParams& p) {
         float* const a_stage = a_tiles + stage * G::a_floats;
         float* const b_stage = b_tiles + stage * G::b_floats;
         const int a_left = first_width - a_col;
+        // Ce que reçoivent les copies qui ne lisent rien : le début de la ligne de A (K ≥ 1),
+        // la ligne 0 de B à la colonne b_n ; alignés sur 16 octets si VECTOR.
 #pragma unroll
         for (int i = 0; i < a_passes; ++i)
             copy4_async<VECTOR>(a_stage + a_dst[i], a_src[i] + k0,
-                                !first ? 4 : a_left <= 0 ? 0 : a_left >= 4 ? 4 : a_left);
+                                !first ? 4 : a_left <= 0 ? 0 : a_left >= 4 ? 4 : a_left, 3, a_src[i] - a_col);
         const float* const b_slice = b_src + std::int64_t(k0) * p.ldb;
 #pragma unroll
         for (int i = 0; i < b_passes; ++i)
             copy4_async<VECTOR>(b_stage + G::b_index(b_row + i * b_pass_rows, b_col),
                                 b_slice + i * b_pass_stride,
-                                !first || b_row + i * b_pass_rows < first_width ? 4 : 0, b_last);
+                                !first || b_row + i * b_pass_rows < first_width ? 4 : 0, b_last, p.b + b_n);
     };
 
     float acc[8][8] = {};

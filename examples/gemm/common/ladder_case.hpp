@@ -83,4 +83,11 @@ template <typename Input>
 void expect_correct_or_rejected(const LadderCase<Input>& kernel, Shape shape, float alpha, float beta,
                                 Values values);
 
+/**
+ * @brief Exécute à la forme @p shape, entiers de -2 à 2, α = 1, β = 0, et exige le résultat
+ *        de la référence bit à bit (tout produit partiel est exact en fp32 tant que 4·K < 2²⁴).
+ */
+template <typename Input>
+void expect_exact_at(const LadderCase<Input>& kernel, const Shape& shape);
+
 }  // namespace noyaux::gemm

@@ -74,6 +74,21 @@ struct LadderTests {
     }
 };
 
+/**
+ * @brief L'inscription des étapes qui lisent ou écrivent A, B ou C par float4 (étapes 6 à 10) :
+ *        comme LadderTests, et chacune doit exiger l'alignement d'un float4, vérifié à la
+ *        compilation. Sans cette exigence, son lanceur accepterait un pointeur décalé d'un
+ *        élément, et la suite commune ne le verrait pas : MisalignedPointersAreRejectedBeforeLaunch
+ *        saute les étapes qui n'exigent que l'alignement d'un élément.
+ */
+template <GemmKernel... Kernels>
+struct Float4LadderTests : LadderTests<Kernels...> {
+    static_assert(((Kernels::alignment == alignof(float4)) && ...),
+                  "une étape qui accède à A, B ou C par float4 doit exiger 16 octets d'alignement "
+                  "(alignment, troisième argument de TiledStep)");
+    using LadderTests<Kernels...>::LadderTests;
+};
+
 /** @brief Inscrit, à l'initialisation statique, les faits (register_step_fact) que calcule @p compute. */
 struct StepFacts {
     /** @brief Appelle @p compute. */

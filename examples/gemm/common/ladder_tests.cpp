@@ -152,12 +152,8 @@ NOYAUX_LADDER_TEST(SizesThatAreNotMultiplesOfTheTile) {
 template void expect_correct_or_rejected<float>(const LadderCase<float>&, Shape, float, float, Values);
 template void expect_correct_or_rejected<bf16>(const LadderCase<bf16>&, Shape, float, float, Values);
 
-namespace {
-
-/**
- * @brief Exactitude à grande taille : entiers de -2 à 2, dont tout produit partiel est exact
- *        en fp32 (|somme| ≤ 4·K < 2²⁴) ; le résultat doit égaler la référence bit à bit.
- */
+// Exactitude à grande taille : entiers de -2 à 2, dont tout produit partiel est exact en fp32
+// (|somme| ≤ 4·K < 2²⁴) ; le résultat doit égaler la référence bit à bit.
 template <typename Input>
 void expect_exact_at(const LadderCase<Input>& kernel, const Shape& shape) {
     const HostProblemOf<Input> problem = make_problem<Input>(shape, 1.0f, 0.0f, Values::small_integers);
@@ -171,6 +167,11 @@ void expect_exact_at(const LadderCase<Input>& kernel, const Shape& shape) {
                          << first % std::size_t(shape.n) << "] = " << result[first] << " au lieu de "
                          << reference.c[first];
 }
+
+template void expect_exact_at<float>(const LadderCase<float>&, const Shape&);
+template void expect_exact_at<bf16>(const LadderCase<bf16>&, const Shape&);
+
+namespace {
 
 NOYAUX_LADDER_TEST(InnerDimensionOfOne) {
     Shape shape = shape_from_tiles(kernel, 1, 1, 1);

@@ -6,8 +6,9 @@
  *
  * Ce qui est mesuré, et pourquoi (comparaison avec SGEMM_CUDA dans docs/gemm/synthese.md) :
  * - chaque noyau est d'abord comparé à cuBLAS, une fois par taille ; s'il s'en écarte au-delà
- *   de la borne d'erreur, le benchmark s'arrête en échec (code 1) : un résultat faux n'est pas
- *   une mesure manquante ;
+ *   de la borne d'erreur, ou si le contrôle lève une autre erreur que le refus de la forme
+ *   (une erreur CUDA, par exemple), le benchmark s'arrête en échec (code 1) : un résultat faux
+ *   ou un plantage ne sont pas une mesure manquante ;
  * - chaque itération repart du même C (copie d'un original) et vide le cache L2 en écrivant
  *   un tampon de deux fois sa taille, hors de la mesure : β·C ne s'accumule pas d'une
  *   itération à l'autre et aucune opérande n'est encore dans le L2 ;
@@ -23,6 +24,7 @@
 #include "gemm/common/gemm.hpp"
 #include "gemm/common/kernel.cuh"
 #include "gemm/echelle/sizes.hpp"
+#include "gemm/echelle/verification.hpp"
 
 #include "common/cuda_check.cuh"
 #include "common/device.cuh"
@@ -356,7 +358,11 @@ void timed_loop(benchmark::State& state, WorkspaceOf<Input>& workspace, Launch&&
     state.counters["k"] = shape.k;
 }
 
-/** @brief Vérifie @p Kernel contre cuBLAS à la forme de @p workspace, une seule fois ; le verdict est gardé. */
+/**
+ * @brief Vérifie @p Kernel contre cuBLAS à la forme de @p workspace, une seule fois ; le verdict
+ *        est gardé. Un résultat faux ou une erreur pendant le contrôle arrêtent le benchmark
+ *        en échec (code 1) ; seul le refus de la forme donne « non mesuré » (verification.hpp).
+ */
 template <GemmKernel Kernel>
 void verify_once(WorkspaceOf<input_of<Kernel>>& workspace) {
     static std::map<std::string, std::optional<std::string>> verdicts;
@@ -368,8 +374,14 @@ void verify_once(WorkspaceOf<input_of<Kernel>>& workspace) {
             Kernel::launch(workspace.args(), nullptr);
             NOYAUX_CHECK_LAUNCH();
             mismatch = workspace.disagreement_with_cublas();
-        } catch (const std::exception& error) {
-            verdict->second = error.what();
+        } catch (...) {
+            const VerificationError error =
+                judge_verification_error(std::current_exception(), Kernel::name, workspace.shape());
+            if (error.fatal) {
+                std::fprintf(stderr, "%s\n", error.message.c_str());
+                std::exit(EXIT_FAILURE);
+            }
+            verdict->second = error.message;
         }
         // Un résultat faux n'est pas une mesure manquante : le benchmark entier échoue.
         if (mismatch) {

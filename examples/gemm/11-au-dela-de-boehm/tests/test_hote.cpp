@@ -78,6 +78,17 @@ TEST(AuDelaDeBoehm, AnyShapeIsComputed) {
         expect_correct_or_rejected(probe().retained, shape, 1.0f, 0.5f, Values::small_integers);
 }
 
+TEST(AuDelaDeBoehm, ExactBeyond1024InEveryDimension) {
+    // Plus de 1 024 dans chaque dimension, aucune multiple de la tuile 64×128×32 : 33 tranches
+    // de K, dont la première partielle, et des tuiles de bord en M et en N. Résultat exact, par
+    // les copies de 16 octets (N et K multiples de 4), puis par le chemin de repli (N et K impairs).
+    const Shape vector{1025, 1028, 1028}, fallback{1025, 1031, 1027};
+    ASSERT_TRUE(probe().vectorizable({vector, 1.0f, nullptr, nullptr, 0.0f, nullptr}, {vector.k, vector.n, vector.n}));
+    ASSERT_FALSE(probe().vectorizable({fallback, 1.0f, nullptr, nullptr, 0.0f, nullptr},
+                                      {fallback.k, fallback.n, fallback.n}));
+    for (const Shape shape : {vector, fallback}) expect_exact_at(probe().retained, shape);
+}
+
 TEST(AuDelaDeBoehm, LeadingDimensionsLargerThanTheShape) {
     // lda > K, ldb > N, ldc > N ; impairs (copies de 4 octets), puis multiples de 4 (16 octets).
     const HostProblem odd = make_problem({37, 45, 29}, 1.0f, 0.5f, Values::small_integers);
