@@ -1,8 +1,10 @@
 /**
  * @file
- * @brief Point d'entrée des benchmarks : refuse de tourner sans GPU (code 77) et inscrit
- *        le GPU, le pilote et la version de CUDA dans le contexte des résultats JSON.
+ * @brief Point d'entrée des benchmarks : refuse de tourner sans GPU (code 77), inscrit le
+ *        GPU, le pilote et la version de CUDA dans le contexte des résultats JSON, et se
+ *        termine en échec (code 1) si un contrôle a échoué pendant les mesures.
  */
+#include "bench_failures.hpp"
 #include "cuda_check.cuh"
 #include "device.cuh"
 
@@ -34,5 +36,10 @@ int main(int argc, char** argv) {
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+    if (const auto& failures = noyaux::bench_failures(); !failures.empty()) {
+        std::fprintf(stderr, "ÉCHEC : %zu contrôle(s) en échec pendant les mesures (voir plus haut)\n",
+                     failures.size());
+        return 1;
+    }
     return 0;
 }

@@ -26,6 +26,7 @@
 #include "gemm/echelle/sizes.hpp"
 #include "gemm/echelle/verification.hpp"
 
+#include "common/bench_failures.hpp"
 #include "common/cuda_check.cuh"
 #include "common/device.cuh"
 #include "common/device_buffer.cuh"
@@ -360,8 +361,10 @@ void timed_loop(benchmark::State& state, WorkspaceOf<Input>& workspace, Launch&&
 
 /**
  * @brief Vérifie @p Kernel contre cuBLAS à la forme de @p workspace, une seule fois ; le verdict
- *        est gardé. Un résultat faux ou une erreur pendant le contrôle arrêtent le benchmark
- *        en échec (code 1) ; seul le refus de la forme donne « non mesuré » (verification.hpp).
+ *        est gardé. Une erreur pendant le contrôle arrête le benchmark en échec (code 1) : après
+ *        une faute du GPU, le contexte CUDA ne sert plus. Un résultat faux marque la mesure en
+ *        échec et fait échouer le benchmark à la fin (bench_failures.hpp). Seul le refus de la
+ *        forme donne « non mesuré » (verification.hpp).
  */
 template <GemmKernel Kernel>
 void verify_once(WorkspaceOf<input_of<Kernel>>& workspace) {
@@ -383,11 +386,13 @@ void verify_once(WorkspaceOf<input_of<Kernel>>& workspace) {
             }
             verdict->second = error.message;
         }
-        // Un résultat faux n'est pas une mesure manquante : le benchmark entier échoue.
+        // Un résultat faux n'est pas une mesure manquante : le noyau n'est pas mesuré, sa ligne
+        // porte l'échec, et le benchmark se termine en échec après avoir mesuré les autres
+        // (le contexte CUDA est intact, au contraire d'une erreur pendant le lancement).
         if (mismatch) {
-            std::fprintf(stderr, "ÉCHEC : %s en désaccord avec cuBLAS à %s : %s\n", Kernel::name,
-                         noyaux::gemm::to_string(workspace.shape()).c_str(), mismatch->c_str());
-            std::exit(EXIT_FAILURE);
+            verdict->second = std::string("ÉCHEC : ") + Kernel::name + " en désaccord avec cuBLAS à " +
+                              noyaux::gemm::to_string(workspace.shape()) + " : " + *mismatch;
+            noyaux::report_bench_failure(*verdict->second);
         }
     }
     if (verdict->second) throw std::runtime_error(*verdict->second);
