@@ -6,6 +6,7 @@
  */
 #include "warpgroup.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -22,6 +23,43 @@ bool same_instruction(const ThreadSlot& other, const ThreadSlot& self) {
     return other.state == State::at_warpgroup && other.warpgroup.name == self.warpgroup.name &&
            other.where.line() == self.where.line() &&
            std::strcmp(other.where.file_name(), self.where.file_name()) == 0;
+}
+
+/**
+ * @brief Arrête le bloc si les registres que ses groupes de warps ont fixés par setmaxnreg
+ *        dépassent la réserve du bloc. setmaxnreg ne fait que déplacer des registres dans ce
+ *        que le bloc a reçu au lancement : ses threads × les registres par thread à l'entrée
+ *        du noyau, qu'un bloc par SM (`__launch_bounds__(threads, 1)`) porte au plus à
+ *        65 536 / threads arrondi à 8 vers le bas et plafonné à 255 (168 à 384 threads, soit
+ *        64 512 et non les 65 536 du SM). Sur GPU, un setmaxnreg.inc qui ne trouve pas ses
+ *        registres attend qu'un autre groupe en rende : quand tous les groupes ont fixé les
+ *        leurs et que la somme dépasse la réserve, il attendrait pour toujours. ptxas peut donner
+ *        moins à l'entrée (232 à l'étape 15 de la partie GEMM, à 256 threads : le plus grand
+ *        setmaxnreg du noyau, si bien que la somme y tient d'elle-même) ; la borne, elle, ne
+ *        refuse rien qui puisse tourner.
+ */
+void check_register_reserve(Block& block, const ThreadSlot& slot, const char* name, const std::source_location& where) {
+    const unsigned threads = unsigned(block.threads.size());
+    const unsigned groups = threads / kWarpgroupSize;
+    if (threads % kWarpgroupSize != 0 || block.warpgroups.size() < groups) return;
+    unsigned requested = 0;
+    std::string terms;
+    for (unsigned group = 0; group < groups; ++group) {
+        const WarpgroupState* state = block.warpgroups[group].get();
+        if (state == nullptr || state->registers == 0) return;  // un groupe n'a pas encore fixé les siens
+        requested += kWarpgroupSize * state->registers;
+        terms += (group == 0 ? "" : " + ") + std::to_string(state->registers);
+    }
+    const unsigned per_thread = std::min(255u, 65536u / threads / 8 * 8);
+    if (requested <= threads * per_thread) return;
+    fail(block, slot,
+         std::string(name) + " (" + location(where) + ") : les groupes de warps du bloc demandent 128 × (" + terms +
+             ") = " + std::to_string(requested) + " registres, plus que la réserve du bloc, " +
+             std::to_string(threads) + " threads × " + std::to_string(per_thread) + " = " +
+             std::to_string(threads * per_thread) +
+             " (registres par thread à l'entrée : au plus 65 536 / threads arrondi à 8 vers le bas, 255 au plus) ; "
+             "sur GPU, setmaxnreg.inc attendrait pour toujours des registres qu'aucun groupe ne rend");
+    throw KernelAbort{};
 }
 
 }  // namespace
@@ -132,6 +170,7 @@ void setmaxnreg(bool increase, unsigned count, const std::source_location& where
             throw KernelAbort{};
         }
         state.registers = count;
+        check_register_reserve(block, *threads[0], name, where);
     }, where);
 }
 

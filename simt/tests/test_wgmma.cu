@@ -637,6 +637,16 @@ __global__ void setmaxnreg_inc_lowers() {
     simt::ptx::setmaxnreg(true, 200);
 }
 
+// Un producteur et deux consommateurs, 384 threads : le bloc reçoit au plus 168 registres par
+// thread (65 536 / 384 arrondi à 8), soit 64 512. 128 × (40 + 2 × 232) les prend tous ; avec 48
+// pour le producteur, 65 536 tiendraient dans le SM mais pas dans le bloc.
+__global__ void two_consumers_registers(unsigned producer) {
+    if (threadIdx.x < 128)
+        simt::ptx::setmaxnreg(false, producer);
+    else
+        simt::ptx::setmaxnreg(true, 232);
+}
+
 }  // namespace wgmma_detection
 
 namespace {
@@ -740,4 +750,15 @@ TEST_F(WgmmaDetection, SetmaxnregRules) {
     wgmma_detection::setmaxnreg_inc_lowers<<<1, 128>>>();
     EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
     EXPECT_THAT(simt::last_diagnostic(), HasSubstr("baisserait le nombre de registres par thread, fixé à 232"));
+}
+
+TEST_F(WgmmaDetection, SetmaxnregBeyondTheBlockReserve) {
+    wgmma_detection::two_consumers_registers<<<1, 384>>>(40);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << simt::last_diagnostic();
+    wgmma_detection::two_consumers_registers<<<1, 384>>>(48);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    EXPECT_THAT(simt::last_diagnostic(),
+                AllOf(HasSubstr("128 × (48 + 232 + 232) = 65536 registres, plus que la réserve du bloc, "
+                                "384 threads × 168 = 64512"),
+                      HasSubstr("setmaxnreg.inc attendrait pour toujours")));
 }

@@ -67,10 +67,12 @@ def constants():
         "etape18": {"block_m": 128, "block_n": 256, "block_k": 64, "cluster": 2, "b_boxes_per_block": 2,
                     "box_cols": 64, "stages": 4, "a_bytes": 16384, "b_bytes": 32768, "consumers": 2},
         "etape15": {"block_m": 128, "block_n": 128, "block_k": 64, "stages": 4, "consumers": 1,
-                    "threads": 256, "producer_registers": 40, "consumer_registers": 232, "wgmma_m": 64,
+                    "threads": 256, "producer_registers": 40, "consumer_registers": 232, "entry_registers": 255,
+                    "wgmma_m": 64,
                     "consumer_rows": 128},
         "etape16": {"block_m": 128, "block_n": 256, "block_k": 64, "stages": 3, "consumers": 2,
-                    "threads": 384, "producer_registers": 40, "consumer_registers": 232, "wgmma_m": 64,
+                    "threads": 384, "producer_registers": 40, "consumer_registers": 232, "entry_registers": 168,
+                    "wgmma_m": 64,
                     "consumer_rows": 64},
         "megakernel_programme": {"files": 2, "compteurs": 3, "couches": 1, "instructions": [
             _instruction(0, 0, "rmsnorm", 0, 64, -1, 0, 0),
@@ -261,6 +263,7 @@ class WarpSpecializedTest(unittest.TestCase):
         self.assertIn("étage 2", figure.svg)
         self.assertNotIn("étage 3", figure.svg)
         self.assertIn("128 × (40 + 2 × 232) = 64", figure.svg)
+        self.assertIn("au plus 384 × 168 = 64", figure.svg)
         self.assertIn("non mesurée", figure.alt)
         self.assertNotIn("consommateur 1", figures.gemm_warp_specialized(constants()).svg)
 
@@ -268,6 +271,13 @@ class WarpSpecializedTest(unittest.TestCase):
         data = copy.deepcopy(constants())
         data["etape16"]["consumer_registers"] = 256
         with self.assertRaises(FigureError):
+            figures.gemm_two_consumers(data)
+
+    def test_register_budget_beyond_the_block_reserve_is_refused(self):
+        # 128 × (48 + 2 × 232) = 65 536 : tout le SM, mais 1 024 de plus que 384 × 168.
+        data = copy.deepcopy(constants())
+        data["etape16"]["producer_registers"] = 48
+        with self.assertRaisesRegex(FigureError, "384 × 168 = 64512"):
             figures.gemm_two_consumers(data)
 
 

@@ -170,6 +170,7 @@ void warp_specialized_step(Json& json, const char* key) {
     json.open(key).value("block_m", W::block_m).value("block_n", W::block_n).value("block_k", W::block_k)
         .value("stages", W::stages).value("consumers", W::consumers).value("threads", W::threads)
         .value("producer_registers", W::producer_registers).value("consumer_registers", W::consumer_registers)
+        .value("entry_registers", W::entry_registers)
         .value("wgmma_m", W::wgmma_m).value("consumer_rows", W::consumer_rows).close();
 }
 

@@ -1039,9 +1039,11 @@ def _warp_specialized(constants: dict, key: str, step: int) -> Figure:
         raise FigureError(f"étape {step} : {threads} threads pour {consumers} consommateur(s) et un producteur")
     if stages < 2:
         raise FigureError(f"étape {step} : un pipeline demande au moins deux étages")
-    total = 128 * (low + consumers * high)
-    if total > 65536:
-        raise FigureError(f"étape {step} : {total} registres demandés, le SM n'en a que 65536")
+    entry = cfg["entry_registers"]  # au plus, par thread, à l'entrée du noyau : la réserve du bloc
+    total, reserve = 128 * (low + consumers * high), threads * entry
+    if total > reserve:
+        raise FigureError(f"étape {step} : {total} registres demandés, la réserve du bloc n'en a que "
+                          f"{threads} × {entry} = {reserve}")
     tiles = 2 * stages + 2
     schedule = _producer_consumer_schedule(stages, tiles)
     end = max(r["empty"] for r in schedule)
@@ -1053,7 +1055,8 @@ def _warp_specialized(constants: dict, key: str, step: int) -> Figure:
     canvas.text(20, 24, f"Tuile {bm} × {bn} × {bk}, {threads} threads : un groupe de warps producteur et "
                 f"{consumers} consommateur{'s' if consumers > 1 else ''}", bold=True)
     canvas.text(20, 46, f"setmaxnreg : producteur {low} registres par thread, consommateurs {high} ; "
-                f"128 × ({low} + {consumers} × {high}) = {french_number(total, 0)} des {french_number(65536, 0)} registres du SM", size=12, fill=MUTED)
+                f"128 × ({low} + {consumers} × {high}) = {french_number(total, 0)} registres, dans la réserve du bloc : "
+                f"au plus {threads} × {entry} = {french_number(reserve, 0)}", size=12, fill=MUTED)
     canvas.text(20, 66, f"{bm // consumers} lignes de C par consommateur ; durées schématiques, non mesurées",
                 size=12, fill=MUTED)
 

@@ -16,7 +16,8 @@ namespace noyaux::gemm {
 /**
  * @brief Étape 16 : un producteur et deux consommateurs (384 threads), tuile 128×256×64, 3 étages
  *        de 48 Kio. Registres : 40 pour le producteur, 232 pour chaque consommateur, soit
- *        128 × (40 + 2 × 232) = 64 512 des 65 536 du SM.
+ *        128 × (40 + 2 × 232) = 64 512 : toute la réserve du bloc, 384 threads × 168 registres
+ *        à l'entrée (WarpSpecializedShape::block_registers), et non les 65 536 du SM.
  */
 using TwoConsumersConfig = WarpSpecializedShape<128, 256, /*Consumers=*/2, /*Stages=*/3,
                                                 /*ProducerRegisters=*/40, /*ConsumerRegisters=*/232>;

@@ -148,13 +148,17 @@ __global__ void __launch_bounds__(StreamKConfig::threads)
  * @brief L'étape 19 pour le lanceur, les tests et le benchmark communs. La grille : les blocs
  *        résidents (comme l'étape 17), sans dépasser le nombre d'itérations ; la partition en
  *        dépend (le noyau la recalcule avec gridDim.x, common/stream_k.hpp). Attendre un autre
- *        bloc n'est sûr que parce qu'ils le sont tous à la fois. L'espace de travail (une tuile
+ *        bloc n'est sûr que s'ils résident tous à la fois : un lancement ordinaire ne le
+ *        garantit pas (un autre noyau peut occuper des SM), le lancement coopératif
+ *        (`cooperative`) le garantit, ou échoue (cudaErrorCooperativeLaunchTooLarge) au lieu de
+ *        bloquer. L'espace de travail (une tuile
  *        fp32 et un drapeau par bloc) est alloué au premier lancement et gardé : un lancement
  *        à la fois (un seul flux), puisque chacun rend les drapeaux nuls pour le suivant.
  */
 struct StreamKKernel : TmaWgmmaStep<StreamKKernel, StreamKConfig> {
     static constexpr const char* name = "gemm_stream_k_bf16";  ///< nom affiché
     static constexpr auto kernel = gemm_stream_k_bf16;          ///< le noyau lancé
+    static constexpr bool cooperative = true;                   ///< toute la grille résidente, ou un refus
 
     /** @brief Une grille à une dimension : min(itérations, blocs résidents). */
     static LaunchGeometry geometry(const Shape& shape) {

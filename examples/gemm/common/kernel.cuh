@@ -191,7 +191,10 @@ inline cudaLaunchAttribute cluster_dimension(unsigned blocks) {
  *   exemple), qui est alors lancé par cudaLaunchKernelEx au lieu de (m, n, k, α, A, B, β, C) ;
  * - `minimum_architecture` et `architecture_feature` : l'architecture qu'exige son noyau (90)
  *   et ce qui l'exige, pour le message de refus (voir require_architecture) ;
- * - `cluster_size` : des clusters de ce nombre de blocs voisins en x (attribut de lancement).
+ * - `cluster_size` : des clusters de ce nombre de blocs voisins en x (attribut de lancement) ;
+ * - `cooperative` (vrai) : un lancement coopératif, que CUDA refuse
+ *   (cudaErrorCooperativeLaunchTooLarge) si toute la grille ne peut pas résider à la fois, au
+ *   lieu de laisser un bloc en attendre un autre qui n'a pas démarré (étape 19).
  */
 template <typename Step, typename InputType = float>
 struct GemmStep {
@@ -216,14 +219,19 @@ struct GemmStep {
             config.blockDim = geometry.block;
             config.dynamicSmemBytes = Step::shared_bytes;
             config.stream = stream;
-            cudaLaunchAttribute cluster{};
+            cudaLaunchAttribute attributes[2]{};
+            unsigned count = 0;
             if constexpr (requires { Step::cluster_size; }) {
-                if constexpr (Step::cluster_size > 1) {
-                    cluster = cluster_dimension(unsigned(Step::cluster_size));
-                    config.attrs = &cluster;
-                    config.numAttrs = 1;
+                if constexpr (Step::cluster_size > 1) attributes[count++] = cluster_dimension(unsigned(Step::cluster_size));
+            }
+            if constexpr (requires { Step::cooperative; }) {
+                if constexpr (Step::cooperative) {
+                    attributes[count].id = cudaLaunchAttributeCooperative;
+                    attributes[count++].val.cooperative = 1;
                 }
             }
+            config.attrs = count > 0 ? attributes : nullptr;
+            config.numAttrs = count;
             const auto launch_with = [&](const auto&... arguments) {
                 NOYAUX_CUDA_CHECK(cudaLaunchKernelEx(&config, Step::kernel, arguments...));
             };

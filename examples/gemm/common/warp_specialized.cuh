@@ -73,9 +73,22 @@ struct WarpSpecializedShape {
     static_assert(a_bytes % 1024 == 0 && b_box_bytes % 1024 == 0, "boîtes alignées sur un atome de 1 024 octets");
     static_assert(cluster >= 1 && cluster <= 8, "cluster portable : au plus 8 blocs");
     static_assert(b_boxes % cluster == 0, "chaque bloc du cluster charge autant de boîtes de B");
-    // La réserve du bloc : 64 Ki registres, répartis par groupe de 128 threads.
-    static_assert(128 * (producer_registers + consumers * consumer_registers) <= 65536,
-                  "setmaxnreg : la somme des registres dépasse le fichier de registres");
+    /**
+     * @brief Registres par thread que ptxas peut donner au plus à l'entrée du noyau, avec
+     *        `__launch_bounds__(threads, 1)` : 65 536 / threads arrondi à 8 vers le bas, 255 au
+     *        plus (168 à 384 threads). ptxas en donne parfois moins : 232 à l'étape 15 (256
+     *        threads), le plus grand setmaxnreg du noyau (cuobjdump -res-usage).
+     */
+    static constexpr int entry_registers = 65536 / threads / 8 * 8 < 255 ? 65536 / threads / 8 * 8 : 255;
+    /** @brief La réserve du bloc : ce qu'il reçoit au lancement, et que setmaxnreg ne fait que redistribuer. */
+    static constexpr int block_registers = threads * entry_registers;
+    // Au-delà de la réserve, setmaxnreg.inc attendrait pour toujours des registres qu'aucun groupe
+    // ne rend : 128 × (40 + 2 × 232) = 64 512 aux étapes 16 et 18, toute la réserve de 384 × 168,
+    // alors que le SM en a 65 536. Quand ptxas donne moins que entry_registers, il donne le plus
+    // grand setmaxnreg, et la somme y tient d'elle-même (le producteur n'en prend pas plus).
+    static_assert(producer_registers <= consumer_registers, "setmaxnreg : le producteur en prend moins");
+    static_assert(128 * (producer_registers + consumers * consumer_registers) <= block_registers,
+                  "setmaxnreg : la somme des registres dépasse la réserve du bloc (threads × registres à l'entrée)");
 };
 
 
