@@ -17,7 +17,7 @@
 #   BACKENDS             gpu, et cpu quand l'émulateur exécute l'exemple ;
 #   SASS_KERNEL nom      noyau dont on inspecte le code machine (sous-chaîne du nom démanglé) ;
 #   SASS_EXPECT ...      attentes : « contient MOTIF », « absent MOTIF », « predique MOTIF »,
-#                        « sans-debordement », « registres<=N », « part-ffma>=P » (boucle
+#                        « sans-debordement », « registres<=N », « registres==N », « part-ffma>=P » (boucle
 #                        principale = boucle des tuiles de K, P % de FFMA au moins),
 #                        « warps-par-sm>=N » (occupation, sm_90a seulement), préfixées au
 #                        besoin par « sm_90a: » (tests/sass/verifier_sass.py les décrit) ;

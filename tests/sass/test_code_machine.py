@@ -217,5 +217,24 @@ class ResidentWarps(unittest.TestCase):
         self.assertFalse(verifier_sass.valid("warps-par-sm>=12 73728"))
 
 
+class Registers(unittest.TestCase):
+    """« registres<=N » borne, « registres==N » fixe la réserve que setmaxnreg redistribue."""
+
+    def test_bound_and_exact_count(self):
+        kernel = code_machine.Kernel("_Z1kv", "k()", [], registers=168, shared=0, local=0)
+        self.assertIsNone(verifier_sass.check(kernel, "registres<=168"))
+        self.assertIsNone(verifier_sass.check(kernel, "registres==168"))
+        self.assertRegex(verifier_sass.check(kernel, "registres<=160"), "168 registres par thread, attendu au plus 160")
+        # Moins que prévu : la réserve du bloc ne couvrirait plus les setmaxnreg.inc.
+        fewer = code_machine.Kernel("_Z1kv", "k()", [], registers=160, shared=0, local=0)
+        self.assertIsNone(verifier_sass.check(fewer, "registres<=168"))
+        self.assertRegex(verifier_sass.check(fewer, "registres==168"), "160 registres par thread, attendu exactement 168")
+
+    def test_grammar(self):
+        self.assertTrue(verifier_sass.valid("registres==168"))
+        self.assertFalse(verifier_sass.valid("registres>=168"))
+        self.assertFalse(verifier_sass.valid("registres=="))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -15,6 +15,10 @@ attentes sont déclarées par l'exemple dans son CMakeLists.txt :
                          (@P0, @!P1…) : la branche est devenue de la prédication
     sans-debordement     ni LDL ni STL, et aucune mémoire locale (pas de spill)
     registres<=N         au plus N registres par thread
+    registres==N         exactement N registres par thread : avec setmaxnreg, la réserve du
+                         bloc (threads × registres à l'entrée) doit couvrir ce que les groupes
+                         de warps se redistribuent ; un ptxas qui en donnerait moins ferait
+                         attendre setmaxnreg.inc pour toujours sur GPU
     wgmma-enchaines      au moins une HGMMA sans « gsb0 » : des wgmma partent l'un après
                          l'autre sans attendre le précédent. Quand ptxas les sérialise (note
                          C7515, par ex. si du code ordinaire redéfinit un accumulateur pendant
@@ -163,12 +167,14 @@ def check(kernel: Kernel, expectation: str) -> str | None:
             return (f"débordement de registres : {kernel.local} octets de mémoire locale, "
                     f"{len(spills)} accès LDL/STL :\n{excerpt(kernel, 'STL') or excerpt(kernel, 'LDL')}")
         return None
-    if match := re.fullmatch(r"registres<=(\d+)", expectation):
-        limit = int(match.group(1))
+    if match := re.fullmatch(r"registres(<=|==)(\d+)", expectation):
+        relation, limit = match.group(1), int(match.group(2))
         if kernel.registers is None:
             return "nombre de registres introuvable dans « cuobjdump -res-usage »"
-        if kernel.registers > limit:
+        if relation == "<=" and kernel.registers > limit:
             return f"{kernel.registers} registres par thread, attendu au plus {limit}"
+        if relation == "==" and kernel.registers != limit:
+            return f"{kernel.registers} registres par thread, attendu exactement {limit}"
         return None
     raise ValueError(expectation)
 
@@ -184,7 +190,7 @@ def valid(expectation: str) -> bool:
     words = expectation.split()
     return ((len(words) == 2 and words[0] in ("contient", "absent", "predique", "toutes-128"))
             or expectation in ("sans-debordement", "wgmma-enchaines")
-            or re.fullmatch(r"registres<=\d+", expectation) is not None
+            or re.fullmatch(r"registres(<=|==)\d+", expectation) is not None
             or re.fullmatch(r"entrees==\d+", expectation) is not None
             or re.fullmatch(r"part-ffma>=\d+(\.\d+)?", expectation) is not None
             or WARPS.fullmatch(expectation) is not None)
@@ -204,7 +210,7 @@ def main() -> int:
         if not valid(expectation):
             print(f"verifier_sass : attente invalide « {expectation} » ; formes admises : "
                   "contient MOTIF, absent MOTIF, toutes-128 MOTIF, predique MOTIF, sans-debordement, "
-                  "wgmma-enchaines, registres<=N, entrees==N, part-ffma>=P, "
+                  "wgmma-enchaines, registres<=N, registres==N, entrees==N, part-ffma>=P, "
                   "warps-par-sm>=N [dynamique=OCTETS]",
                   file=sys.stderr)
             return 2
