@@ -1,10 +1,11 @@
 /**
  * @file
  * @brief Exemple 5 : un graphe de tâches exécuté par un noyau persistant, à la manière de MPK.
- *        Le bloc 0 est l'ordonnanceur (son thread 0 seul travaille) : il reçoit les fins de
- *        tâches, compte les déclenchements de chaque événement et pousse dans la file des tâches
- *        prêtes celles que libère un événement complet. Les autres blocs, travailleurs, prennent
- *        la tâche suivante de cette file dès qu'ils sont libres : l'ordonnancement est dynamique.
+ *        Le warp 0 du bloc 0 est l'ordonnanceur : ses 32 lanes reçoivent en parallèle les fins
+ *        de tâches, comptent les déclenchements de chaque événement par une atomique et poussent
+ *        dans la file des tâches prêtes celles que libère un événement complet. Les autres blocs,
+ *        travailleurs, prennent la tâche suivante de cette file dès qu'ils sont libres :
+ *        l'ordonnancement est dynamique.
  */
 #pragma once
 
@@ -26,10 +27,16 @@ namespace noyaux::megakernels::taskgraph {
 /** @brief Pas de tâche : la file est épuisée, le travailleur s'arrête. */
 constexpr unsigned int kNoTask = 0xffffffffu;
 
+/** @brief Lanes de l'ordonnanceur : le warp 0 du bloc 0 ; les autres threads de ce bloc sortent. */
+constexpr unsigned int kSchedulerLanes = 32;
+static_assert(kDecoderThreads >= kSchedulerLanes, "le bloc ordonnanceur doit contenir un warp entier");
+
 /** @brief Mémoire de contrôle d'une exécution : un seul tableau, remis à zéro d'un seul memset. */
 struct ControlLayout {
-    std::size_t received;   ///< déclenchements reçus par événement (écrits par l'ordonnanceur seul)
+    std::size_t received;   ///< déclenchements reçus par événement (atomiques des lanes de l'ordonnanceur)
+    std::size_t releaser;   ///< lane qui a libéré chaque événement, + 1 (0 : jamais libéré)
     std::size_t ready;      ///< file des tâches prêtes : numéro + 1, 0 tant que la case est vide
+    std::size_t ready_tail; ///< prochaine case libre de la file des tâches prêtes
     std::size_t finished;   ///< file des fins de tâches : événement déclenché + 1
     std::size_t finished_tail;  ///< prochaine case libre de la file des fins
     std::size_t ticket;     ///< prochaine case de la file des tâches prêtes à prendre
@@ -45,7 +52,9 @@ struct ControlLayout {
         std::size_t at = 0;
         auto take = [&](std::size_t n) { const std::size_t here = at; at += n; return here; };
         c.received = take(events);
+        c.releaser = take(events);
         c.ready = take(tasks);
+        c.ready_tail = take(1);
         c.finished = take(tasks);
         c.finished_tail = take(1);
         c.ticket = take(1);
@@ -71,26 +80,48 @@ struct TaskGraphParams {
 };
 
 // --8<-- [start:ordonnanceur]
-/** @brief Pousse dans la file des tâches prêtes les tâches que libère l'événement @p e. */
-__device__ inline void release_event(const TaskGraphParams& p, std::uint32_t e, unsigned int& pushed) {
+/**
+ * @brief La lane @p lane libère les tâches de l'événement @p e : elle en réserve les cases dans
+ *        la file des tâches prêtes, puis publie chacune.
+ */
+__device__ inline void release_event(const TaskGraphParams& p, std::uint32_t e, unsigned int lane) {
     const Event ev = p.events[e];
+    // Relaxed : la réservation ne fait que partager des indices entre lanes ; ce qui compte pour
+    // le travailleur est publié par le release de chaque case.
+    const unsigned int first = DeviceAtomicRef(p.control[p.layout.ready_tail]).fetch_add(ev.task_count,
+                                                                                          cuda::memory_order_relaxed);
+    p.control[p.layout.releaser + e] = lane + 1;  // trace pour les tests, lue après le lancement
+    // Release : le travailleur qui lit la case (acquire) voit les résultats de toutes les tâches
+    // qui ont déclenché l'événement, que cette lane a acquis elle-même ou par « received ».
     for (std::uint32_t k = 0; k < ev.task_count; ++k)
-        publish_flag(&p.control[p.layout.ready + pushed++], ev.first_task + k + 1);
+        publish_flag(&p.control[p.layout.ready + first + k], ev.first_task + k + 1);
 }
 
 /**
- * @brief L'ordonnanceur (un thread) : libère les tâches du départ, puis lit les fins de tâches
- *        dans l'ordre où elles ont été réservées ; chaque fin compte pour son événement, et le
- *        dernier déclenchement attendu libère les tâches de l'événement.
+ * @brief L'ordonnanceur, un warp : la lane 0 libère les tâches du départ ; la lane i lit les cases
+ *        i, i + 32, i + 64… de la file des fins de tâches ; chaque fin compte pour son événement,
+ *        et la lane qui apporte le dernier déclenchement attendu libère les tâches de l'événement.
+ *
+ * Aucune lane n'attend une autre lane : chacune n'attend que sa case, remplie par un travailleur.
+ * Ce travailleur peut toutefois avoir besoin d'une tâche qu'une autre lane doit libérer : il faut
+ * donc qu'une lane qui tourne dans son attente n'empêche pas les autres d'avancer. C'est le cas
+ * sur GPU depuis Volta (ordonnancement indépendant des threads : les chemins divergents d'un warp
+ * progressent chacun) et sur simt (chaque lane est une fibre qui cède la main à chaque
+ * chargement atomique et à chaque __nanosleep de l'attente).
  */
-__device__ inline void schedule(const TaskGraphParams& p) {
-    unsigned int pushed = 0;
-    release_event(p, p.start, pushed);
-    for (std::uint32_t head = 0; head < p.task_count; ++head) {
-        unsigned int* slot = &p.control[p.layout.finished + head];
-        wait_acquire(slot, 1);
-        const std::uint32_t e = *slot - 1;
-        if (++p.control[p.layout.received + e] == p.events[e].triggers) release_event(p, e, pushed);
+__device__ inline void schedule(const TaskGraphParams& p, unsigned int lane) {
+    if (lane == 0) release_event(p, p.start, lane);
+    for (std::uint32_t slot = lane; slot < p.task_count; slot += kSchedulerLanes) {
+        unsigned int* finished = &p.control[p.layout.finished + slot];
+        // Acquire : pairé avec le release du travailleur qui a publié cette fin.
+        wait_acquire(finished, 1);
+        const std::uint32_t e = *finished - 1;
+        // Atomique, car plusieurs lanes comptent pour le même événement. Acq_rel : le release
+        // transmet ce que cette lane a acquis aux lanes suivantes sur ce compteur ; l'acquire
+        // donne à la lane du dernier déclenchement tout ce que les précédentes avaient acquis.
+        const unsigned int before =
+            DeviceAtomicRef(p.control[p.layout.received + e]).fetch_add(1, cuda::memory_order_acq_rel);
+        if (before + 1 == p.events[e].triggers) release_event(p, e, lane);
     }
 }
 // --8<-- [end:ordonnanceur]
@@ -104,7 +135,8 @@ __device__ inline void schedule(const TaskGraphParams& p) {
 __global__ void __launch_bounds__(kDecoderThreads) task_graph_kernel(TaskGraphParams p) {
     extern __shared__ float page[];
     if (blockIdx.x == 0) {
-        if (threadIdx.x == 0) schedule(p);
+        // Le bloc garde la taille commune (un seul noyau) ; seul son premier warp ordonnance.
+        if (threadIdx.x < kSchedulerLanes) schedule(p, threadIdx.x);
         return;
     }
     __shared__ unsigned int current;
@@ -142,6 +174,7 @@ __global__ void __launch_bounds__(kDecoderThreads) task_graph_kernel(TaskGraphPa
 /** @brief Ce qu'une exécution a laissé dans la mémoire de contrôle, pour les vérifications. */
 struct RunTrace {
     std::vector<unsigned int> received;  ///< déclenchements reçus par événement
+    std::vector<unsigned int> releaser;  ///< lane qui a libéré chaque événement, + 1 (0 : jamais)
     std::vector<unsigned int> start;     ///< tic de début de chaque tâche
     std::vector<unsigned int> stop;      ///< tic de fin de chaque tâche
     std::vector<unsigned int> runs;      ///< exécutions de chaque tâche
@@ -186,7 +219,8 @@ public:
                                              all.begin() + static_cast<std::ptrdiff_t>(offset + count));
         };
         const std::size_t n = graph_.tasks.size();
-        return {part(layout_.received, graph_.events.size()), part(layout_.start, n), part(layout_.stop, n),
+        return {part(layout_.received, graph_.events.size()), part(layout_.releaser, graph_.events.size()),
+                part(layout_.start, n), part(layout_.stop, n),
                 part(layout_.runs, n), part(layout_.worker, n)};
     }
     /** @brief Arêtes producteur → consommateur du graphe (rapport du validateur). */

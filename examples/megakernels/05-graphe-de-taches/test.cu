@@ -4,7 +4,8 @@
  *        (graphes valides et invalides). Sur l'émulateur et sur GPU : chaque tâche est exécutée
  *        exactement une fois, chaque tâche commence après la fin de toutes celles dont elle
  *        dépend (horloge globale), chaque événement reçoit tous ses déclenchements, le résultat
- *        est celui de la référence CPU, et une deuxième exécution donne le même.
+ *        est celui de la référence CPU, et une deuxième exécution donne le même ; avec plus de
+ *        fins de tâches que de lanes, les 32 lanes du warp ordonnanceur libèrent des événements.
  */
 #include "graphe.hpp"
 
@@ -121,6 +122,55 @@ TEST(TaskGraphDevice, EveryTaskOnceInDependencyOrderAndReferenceResult) {
             if (first.empty()) first = result;
             EXPECT_EQ(result, first);  // mêmes opérations, même ordre d'additions : au bit près
         }
+    }
+}
+
+namespace {
+
+/**
+ * Graphe large : départ → @p width tâches indépendantes → un événement qui les attend toutes →
+ * @p width tâches, chacune seule à déclencher son propre événement final (qui ne libère rien).
+ */
+tg::TaskGraph wide(std::uint32_t width) {
+    tg::TaskGraph graph;
+    graph.events.push_back({0, 0, width});      // 0 : départ
+    graph.events.push_back({width, width, width});  // 1 : toutes les premières sont finies
+    for (std::uint32_t t = 0; t < width; ++t) graph.tasks.push_back({mk::Opcode::kNop, 0, 0, 0, 1});
+    for (std::uint32_t t = 0; t < width; ++t) {
+        graph.tasks.push_back({mk::Opcode::kNop, 0, 0, 0, 2 + t});
+        graph.events.push_back({1, 2 * width, 0});
+    }
+    return graph;
+}
+
+}  // namespace
+
+// Plus de fins que de lanes : chaque lane lit plusieurs cases, les 40 déclenchements de
+// l'événement 1 sont comptés par toutes les lanes, et les 40 événements finaux sont libérés
+// par la lane qui a lu la fin correspondante. Un ordonnanceur à un seul thread libérerait tout
+// depuis la même lane : ce test exige que les 32 lanes aient chacune libéré un événement.
+TEST(TaskGraphDevice, SchedulerWarpSpreadsEventsOverAllLanes) {
+    constexpr std::uint32_t kWidth = 40;
+    static_assert(kWidth > tg::kSchedulerLanes);
+    DecoderRun r;
+    tg::TaskGraphRunner runner(wide(kWidth), kSmall, 3);
+    ASSERT_EQ(runner.report().edges.size(), kWidth * kWidth);
+    for (int run = 0; run < 2; ++run) {
+        runner.launch(r.state, r.stream);
+        NOYAUX_CUDA_CHECK(cudaStreamSynchronize(r.stream));
+        const tg::RunTrace trace = runner.trace();
+        EXPECT_EQ(trace.runs, std::vector<unsigned>(2 * kWidth, 1u));
+        EXPECT_EQ(tg::order_violations(runner.report(), trace), 0u);
+        EXPECT_EQ(trace.received[1], kWidth);
+        EXPECT_EQ(trace.releaser[0], 1u);  // le départ : la lane 0
+        std::vector<bool> lanes(tg::kSchedulerLanes, false);
+        for (std::size_t e = 0; e < runner.graph().events.size(); ++e) {
+            ASSERT_GE(trace.releaser[e], 1u) << "événement " << e << " jamais libéré";
+            ASSERT_LE(trace.releaser[e], tg::kSchedulerLanes) << "événement " << e;
+            if (e >= 2) lanes[trace.releaser[e] - 1] = true;
+        }
+        for (std::uint32_t lane = 0; lane < tg::kSchedulerLanes; ++lane)
+            EXPECT_TRUE(lanes[lane]) << "la lane " << lane << " n'a libéré aucun événement final";
     }
 }
 
