@@ -128,9 +128,10 @@ __device__ inline void schedule(const TaskGraphParams& p, unsigned int lane) {
 
 // --8<-- [start:travailleur]
 /**
- * @brief Le noyau persistant : bloc 0 ordonnanceur, blocs suivants travailleurs. Un travailleur
- *        prend un ticket (la case suivante de la file des tâches prêtes), attend qu'elle soit
- *        remplie (acquire), exécute la tâche avec tout le bloc, puis publie sa fin (release).
+ * @brief Le noyau persistant : bloc 0 ordonnanceur (son premier warp), blocs suivants
+ *        travailleurs. Un travailleur prend un ticket (la case suivante de la file des tâches
+ *        prêtes), attend qu'elle soit remplie (acquire), exécute la tâche avec tout le bloc, puis
+ *        publie sa fin (release).
  */
 __global__ void __launch_bounds__(kDecoderThreads) task_graph_kernel(TaskGraphParams p) {
     extern __shared__ float page[];
