@@ -84,8 +84,9 @@ struct WarpSpecializedShape {
     static constexpr int block_registers = threads * entry_registers;
     // Au-delà de la réserve, setmaxnreg.inc attendrait pour toujours des registres qu'aucun groupe
     // ne rend : 128 × (40 + 2 × 232) = 64 512 aux étapes 16 et 18, toute la réserve de 384 × 168,
-    // alors que le SM en a 65 536. Quand ptxas donne moins que entry_registers, il donne le plus
-    // grand setmaxnreg, et la somme y tient d'elle-même (le producteur n'en prend pas plus).
+    // alors que le SM en a 65 536. À l'étape 15, ptxas donne moins que entry_registers (232, le
+    // plus grand setmaxnreg), et la somme y tient d'elle-même ; aux étapes 16 et 18, le test sass
+    // exige exactement les 168 que suppose cette borne (registres==168).
     static_assert(producer_registers <= consumer_registers, "setmaxnreg : le producteur en prend moins");
     static_assert(128 * (producer_registers + consumers * consumer_registers) <= block_registers,
                   "setmaxnreg : la somme des registres dépasse la réserve du bloc (threads × registres à l'entrée)");

@@ -18,8 +18,7 @@ namespace {
 constexpr int kResidentBlocks[] = {8, 2 * 114, 2 * 132};
 
 std::string context(const Shape& shape, int resident) {
-    return std::to_string(shape.m) + "×" + std::to_string(shape.n) + "×" + std::to_string(shape.k) + " sur " +
-           std::to_string(resident) + " blocs résidents";
+    return to_string(shape) + " sur " + std::to_string(resident) + " blocs résidents";
 }
 
 TEST(StreamKShapes, SplitTilesShapeSharesEveryTileBetweenAtMostTwoBlocks) {
